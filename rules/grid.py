@@ -1,0 +1,94 @@
+"""Rectangular boards: square names and the bit layout the engines use.
+
+Squares are numbered row by row from the top left (`square = row * cols + col`) and named
+by a column letter and a row number from the top, as Othello writes them: `a1` is the top
+left corner, `d3` is column d, row 3. In a bitboard each row takes `cols + 1` bits; the
+extra guard bit at the end of every row stays empty, so a shift sideways never wraps into
+the next row.
+"""
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from string import ascii_lowercase
+
+from .errors import MalformedMoveError
+
+MAX_ROWS = 26
+MAX_COLS = 26
+
+_SQUARE_TEXT = re.compile(r"([a-z])([0-9]{1,2})")
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """A board of `rows` x `cols` squares."""
+
+    rows: int
+    cols: int
+    width: int = field(init=False, compare=False)
+    """Bits a row takes in a bitboard: the columns and one guard bit."""
+    full: int = field(init=False, compare=False)
+    """The bitboard with every square set (and no guard bit)."""
+    _bit_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _square_at: dict[int, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.rows <= MAX_ROWS and 1 <= self.cols <= MAX_COLS):
+            raise ValueError(f"a board is at most {MAX_ROWS} x {MAX_COLS}")
+        width = self.cols + 1
+        positions = [r * width + c for r in range(self.rows) for c in range(self.cols)]
+        object.__setattr__(self, "width", width)
+        object.__setattr__(self, "full", sum(1 << p for p in positions))
+        object.__setattr__(self, "_bit_of", tuple(1 << p for p in positions))
+        object.__setattr__(self, "_square_at", {p: sq for sq, p in enumerate(positions)})
+
+    @property
+    def size(self) -> int:
+        """The number of squares."""
+        return self.rows * self.cols
+
+    def bit(self, square: int) -> int:
+        """The bitboard holding just `square`."""
+        return self._bit_of[square]
+
+    def mask(self, squares: Iterable[int]) -> int:
+        """The bitboard holding `squares`."""
+        bits = self._bit_of
+        result = 0
+        for square in squares:
+            result |= bits[square]
+        return result
+
+    def squares(self, mask: int) -> list[int]:
+        """The squares set in `mask`, in ascending order."""
+        square_at = self._square_at
+        found = []
+        while mask:
+            low = mask & -mask
+            found.append(square_at[low.bit_length() - 1])
+            mask ^= low
+        return found
+
+    def square_of_bit(self, bit: int) -> int:
+        """The square of a bitboard with exactly one square set."""
+        return self._square_at[bit.bit_length() - 1]
+
+    def format_square(self, square: int) -> str:
+        """`a1` for the top left square."""
+        row, col = divmod(square, self.cols)
+        return f"{ascii_lowercase[col]}{row + 1}"
+
+    def parse_square(self, text: str) -> int:
+        """The square named by `text` (`a1` is the top left), or MalformedMoveError."""
+        match = _SQUARE_TEXT.fullmatch(text.strip().lower())
+        if match is None:
+            raise MalformedMoveError(
+                f"{text!r} is not a square: write a column letter and a row number, like d3"
+            )
+        col = ord(match[1]) - ord("a")
+        row = int(match[2]) - 1
+        if not (0 <= col < self.cols and 0 <= row < self.rows):
+            last = self.format_square(self.size - 1)
+            raise MalformedMoveError(f"{text!r} is off the board (a1 to {last})")
+        return row * self.cols + col

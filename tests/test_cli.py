@@ -1,0 +1,67 @@
+"""The `parlour` command line."""
+
+import pytest
+
+from parlour.cli import main
+from parlour.rules import GAMES, State, get_game
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_perft_prints_the_count_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "perft", "othello", "--depth", "6") == (0, "8200\n", "")
+
+
+def test_perft_deals_the_board_number_with_options(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys, "perft", "tribolo", "--board", "7", "--option", "rows=8", "--depth", "3"
+    )
+    expected = State.perft(get_game("tribolo").new({"rows": 8}, seed=7), 3)
+    assert (status, out) == (0, f"{expected}\n")
+
+
+def test_perft_reads_a_position(capsys: pytest.CaptureFixture[str]) -> None:
+    start = get_game("othello").new().format_position()
+    assert run(capsys, "perft", "othello", "--position", start, "--depth", "4")[:2] == (0, "244\n")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["perft", "numlo", "--option", "tiles=0", "--depth", "1"], "'tiles' must be from 1"),
+        (["perft", "numlo", "--board", "-3", "--depth", "1"], "board number"),
+        (["perft", "othello", "--position", "BW.", "--depth", "1"], "a position is"),
+        (["perft", "othello", "--position", "B. X", "--depth", "1"], "'X' is not a seat"),
+        (
+            ["perft", "numlo", "--position", "BR. B", "--option", "rows=5", "--depth", "1"],
+            "leave out --board and --option",
+        ),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (2, "")
+    assert message in err
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["perft", "chess", "--depth", "1"], ["perft", "othello"]])
+def test_usage_errors_exit_2(argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+
+
+def test_games_lists_every_game_and_option(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "games")
+    assert status == 0
+    for game in GAMES.values():
+        assert f"{game.name}: {game.title}" in out
+    assert "valued=24  (0..676)" in out
+    assert "first=random  (random|red|white)" in out
