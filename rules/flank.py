@@ -36,12 +36,16 @@ class FlankBoard:
     grid: Grid
     blocked: int = 0
     values: tuple[int, ...] = ()
-    """`values[v - 1]` is the bitboard of squares worth `v` extra points."""
+    """`values[v - 1]` is the bitboard of squares worth `v` extra points (no empty tail)."""
     free: int = field(init=False, compare=False, repr=False)
     _shifts: tuple[int, ...] = field(init=False, compare=False, repr=False)
     """Bit distances to the next square east, south-west, south and south-east."""
 
     def __post_init__(self) -> None:
+        values = list(self.values)
+        while values and not values[-1]:
+            values.pop()
+        object.__setattr__(self, "values", tuple(values))
         object.__setattr__(self, "free", self.grid.full & ~self.blocked)
         width = self.grid.width
         object.__setattr__(self, "_shifts", (1, width - 1, width, width + 1))
@@ -249,6 +253,8 @@ class FlankState(State[int]):
         return tuple(move for move, gain in gains.items() if gain == best)
 
     def perft(self, depth: int) -> int:
+        if depth < 0:
+            raise ValueError("perft depth must be 0 or more")
         if self.is_over:
             return 1
         return self.board.perft(self.pieces, self.to_move, depth)

@@ -56,8 +56,7 @@ def deal_scattered(
     value_masks = [0] * DEALT_VALUES
     for square in dealer.sample(open_squares, valued):
         value_masks[dealer.below(DEALT_VALUES)] |= grid.bit(square)
-    values = tuple(value_masks) if valued else ()
-    return FlankBoard(grid, grid.mask(blocked_squares), values), pieces
+    return FlankBoard(grid, grid.mask(blocked_squares), tuple(value_masks)), pieces
 
 
 def deal_two_groups(

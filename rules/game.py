@@ -7,7 +7,7 @@ a state that is not over always has a legal move.
 """
 
 from abc import ABC, abstractmethod
-from typing import Generic, Self, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from .errors import IllegalMoveError
 from .jsonvalue import JsonValue
@@ -26,7 +26,10 @@ class State(ABC, Generic[MoveT]):
     to_move: int
     """The seat whose turn it is (once the game is over, the seat that would be next)."""
     passed: tuple[int, ...]
-    """The seats passed over, in order, since the last move, because they had no move."""
+    """The seats passed over, in order, since the last move, because they had no move.
+
+    Empty once the game is over: a game that ended was not passed on to anyone.
+    """
 
     @property
     @abstractmethod
@@ -78,17 +81,11 @@ class State(ABC, Generic[MoveT]):
         return self.play(self.parse_move(text))
 
     def perft(self, depth: int) -> int:
-        """Leaf count of the game tree `depth` plies deep (passes are plies; an end is a leaf)."""
-        if depth < 0:
-            raise ValueError("perft depth must be 0 or more")
-        if depth == 0 or self.is_over:
-            return 1
-        total = 0
-        for move in self.legal_moves():
-            child = self.play(move)
-            remaining = depth - 1 - len(child.passed)
-            total += child.perft(remaining) if remaining > 0 else 1
-        return total
+        """Leaf count of the game tree `depth` plies deep (passes are plies; an end is a leaf).
+
+        Games with a faster counter override this; `plain_perft` is the definition.
+        """
+        return plain_perft(self, depth)
 
     def _refuse(self, move_text: str) -> IllegalMoveError:
         """The error for a move that is not legal here, saying why as far as can be told."""
@@ -136,3 +133,21 @@ class Game(ABC, Generic[MoveT]):
             return self.seats.index(name)
         except ValueError:
             raise ValueError(f"{self.title} has no seat {name!r}") from None
+
+
+def plain_perft(state: State[Any], depth: int) -> int:
+    """Perft by walking `legal_moves` and `play` at every level: slow, and the definition.
+
+    A pass is a ply, so a child reached through passes has that many fewer plies left; a
+    finished game is one leaf whatever depth is left.
+    """
+    if depth < 0:
+        raise ValueError("perft depth must be 0 or more")
+    if depth == 0 or state.is_over:
+        return 1
+    total = 0
+    for move in state.legal_moves():
+        child = state.play(move)
+        remaining = depth - 1 - len(child.passed)
+        total += plain_perft(child, remaining) if remaining > 0 else 1
+    return total

@@ -127,3 +127,9 @@ def test_bad_board_numbers_are_refused(number: object) -> None:
 
 def test_the_largest_board_number_deals() -> None:
     assert FLANK_GAMES["numlo"].new(seed=MAX_BOARD_NUMBER).legal_moves()
+
+
+@pytest.mark.parametrize("board", range(10))
+def test_a_dealt_numlo_board_equals_its_position_read_back(board: int) -> None:
+    state = FLANK_GAMES["numlo"].new(seed=board)
+    assert FLANK_GAMES["numlo"].parse_position(state.format_position()).board == state.board
