@@ -330,7 +330,7 @@ class FlankState(State[int]):
         }
 
 
-Deal = Callable[[dict[str, OptionValue], "Dealer", int], tuple[FlankBoard, tuple[int, ...]]]
+Deal = Callable[[dict[str, OptionValue], Dealer, int], tuple[FlankBoard, tuple[int, ...]]]
 """Deals a board and each seat's pieces from the options, a Dealer and the seat count."""
 
 MAX_DEALS = 1000
@@ -397,7 +397,7 @@ class FlankGame(Game[int]):
                 f"{stray[0]!r} is not a square of {self.title}: use {EMPTY} (empty),"
                 f" {BLOCKED} (blocked) or {', '.join(self.letters)}"
             )
-        if fields[1] not in self.letters:
+        if len(fields[1]) != 1 or fields[1] not in self.letters:
             raise MalformedPositionError(
                 f"{fields[1]!r} is not a seat: the seat to move is one of"
                 f" {', '.join(self.letters)}"

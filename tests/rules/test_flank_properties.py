@@ -205,6 +205,14 @@ def finished_states() -> st.SearchStrategy[FlankState]:
     return st.one_of(dealt_starts(), text_states()).flatmap(played_out)
 
 
+def draw_legal_move(state: FlankState, data: st.DataObject) -> int:
+    """A legal move of `state`, drawn and noted (games that are over are skipped)."""
+    assume(not state.is_over)
+    move = data.draw(st.sampled_from(state.legal_moves()), label="move")
+    note(f"move {state.format_move(move)}")
+    return move
+
+
 def show(state: FlankState) -> None:
     """Record the position in a falsifying example's report."""
     note(f"{state.game.name}: {state.format_position()!r}")
@@ -220,9 +228,7 @@ def test_moves_and_flips_match_the_reference(state: FlankState, data: st.DataObj
     letter = state.game.letters[state.to_move]
     expected = [] if state.is_over else ref_moves(state.cells(), letter)
     assert list(state.legal_moves()) == expected
-    assume(not state.is_over)
-    move = data.draw(st.sampled_from(state.legal_moves()), label="move")
-    note(f"move {state.format_move(move)}")
+    move = draw_legal_move(state, data)
     assert state.play(move).cells() == ref_play(state.cells(), move, letter)
 
 
@@ -246,9 +252,7 @@ def test_the_seat_to_move_gets_exactly_the_reference_moves(state: FlankState) ->
 @given(states(), st.data())
 def test_piece_counts_add_up_after_a_move(state: FlankState, data: st.DataObject) -> None:
     show(state)
-    assume(not state.is_over)
-    move = data.draw(st.sampled_from(state.legal_moves()), label="move")
-    note(f"move {state.format_move(move)}")
+    move = draw_legal_move(state, data)
     child = state.play(move)
     grid = state.board.grid
     before, after = "".join(state.cells()), "".join(child.cells())
@@ -296,9 +300,7 @@ def check_turn(state: FlankState, mover: int) -> None:
 @given(states(), st.data())
 def test_passes_only_when_no_move_exists(state: FlankState, data: st.DataObject) -> None:
     show(state)
-    assume(not state.is_over)
-    move = data.draw(st.sampled_from(state.legal_moves()), label="move")
-    note(f"move {state.format_move(move)}")
+    move = draw_legal_move(state, data)
     check_turn(state.play(move), state.to_move)
 
 
