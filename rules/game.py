@@ -105,6 +105,9 @@ class Game(ABC, Generic[MoveT]):
     seats: tuple[str, ...]
     """Seat colours in turn order."""
     option_specs: tuple[OptionSpec, ...] = ()
+    highest_score_wins: bool = True
+    """Whether the winners of a finished game are always its top scorers. Where the rules
+    can name a winner otherwise (a player left with no move loses), this is False."""
 
     def resolve_options(self, options: Options | None = None) -> dict[str, OptionValue]:
         """Every option with its value (given ones checked, the rest defaulted)."""
