@@ -1,11 +1,13 @@
 """The `parlour` command: one entry point, a subcommand for each job."""
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from parlour import __version__
-from parlour.rules import GAMES, RulesError, get_game
+from parlour.rules import GAMES, Game, OptionError, RulesError, get_game
 from parlour.rules.options import ChoiceOption, parse_options
 
 
@@ -17,10 +19,20 @@ def _perft(args: argparse.Namespace) -> int:
             raise RulesError("--position says the whole position: leave out --board and --option")
         state = game.parse_position(args.position)
     else:
-        options = parse_options(game.option_specs, args.option)
-        state = game.new(options, seed=args.board or 0)
+        seed, pairs = _board_choice(game, args.board or "0")
+        options = parse_options(game.option_specs, [*args.option, *pairs])
+        state = game.new(options, seed=seed)
     print(state.perft(args.depth))
     return 0
+
+
+def _board_choice(game: Game[Any], board: str) -> tuple[int, list[str]]:
+    """A board number, or a named board as the game's `board` option."""
+    if re.fullmatch(r"[+-]?[0-9]+", board.strip()):
+        return int(board), []
+    if not any(spec.name == "board" for spec in game.option_specs):
+        raise OptionError(f"{game.title} has no named boards: --board takes a board number")
+    return 0, [f"board={board}"]
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -60,7 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     perft.add_argument("game", choices=sorted(GAMES), metavar="GAME", help="a game name")
     start = perft.add_mutually_exclusive_group()
-    start.add_argument("--board", type=int, metavar="N", help="board number to deal (default 0)")
+    start.add_argument(
+        "--board",
+        metavar="N|NAME",
+        help="a board number to deal (default 0), or a named board such as abalone",
+    )
     start.add_argument("--position", metavar="TEXT", help="a position in the game's notation")
     perft.add_argument(
         "--option", action="append", default=[], metavar="K=V", help="a game option, repeatable"

@@ -18,9 +18,12 @@ from .game import Game, State
 from .jsonvalue import JsonValue
 from .numlo import NUMLO
 from .othello import OTHELLO
+from .oubliette import OUBLIETTE
 from .tribolo import TRIBOLO
 
-GAMES: dict[str, Game[Any]] = {game.name: game for game in (TRIBOLO, NUMLO, DOUBLOLO, OTHELLO)}
+GAMES: dict[str, Game[Any]] = {
+    game.name: game for game in (TRIBOLO, NUMLO, DOUBLOLO, OTHELLO, OUBLIETTE)
+}
 
 
 def get_game(name: str) -> Game[Any]:

@@ -1,0 +1,507 @@
+"""Oubliette: an Abalone-like game of pushing on a hexagonal board with holes and blocks.
+
+A move takes a straight, gap-free line of one's own pieces one cell in one direction:
+in-line (along the line, the only way to push) or broadside (sideways, every piece into
+an empty cell; a single piece moves in-line). An in-line move pushes a strictly shorter
+line of opponent pieces ahead of it into an empty cell, a hole or off the board; a piece
+pushed into a hole or off the board is ejected. One's own piece or a block behind theirs
+stops the push, and one's own pieces never move off the board or into a hole.
+Green moves first. Ejecting six (an option) wins; a player left with no move loses.
+
+The default board is Abalone's with a hole in the centre cell and no limit on how many
+pieces move at once, as the original text has it; `abalone` and `belgian-daisy` are
+Abalone's own layouts with its limit of three.
+
+Moves are written as the moved line's end cells and a direction: `c3-c5 ne` moves the line
+c3, c4, c5 north-east; `a1 ne` moves one piece. Directions: e, ne, nw, w, sw, se.
+"""
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import NamedTuple, Self
+
+from . import hexgrid
+from .dealing import check_board_number
+from .errors import MalformedMoveError, MalformedPositionError
+from .game import Game, State
+from .hexgrid import AXES, BOARD, CELL_BITS, CELL_NAMES, DIRECTIONS, OFF_BOARD, shift
+from .jsonvalue import JsonValue
+from .options import ChoiceOption, IntOption, Options
+
+SEATS = ("green", "red")
+LETTERS = "GR"
+EMPTY, HOLE, BLOCK = ".", "*", "#"
+NO_LIMIT = 2 * hexgrid.SIDE - 1
+"""A limit as long as the longest line on the board is no limit at all."""
+
+
+class OublietteMove(NamedTuple):
+    """A line of cells (indices, ascending) and the direction it moves in."""
+
+    cells: tuple[int, ...]
+    direction: str
+
+
+class _MoveSet(NamedTuple):
+    """Moves of one shape, found together: `tails` has a bit for each line that can move."""
+
+    tails: int
+    """The lines' cells lowest along `axis`."""
+    length: int
+    axis: int
+    direction: int
+    pushed: int
+    """How many opponent pieces these moves push (0 for none)."""
+
+
+def _runs(bits: int, axis: int, longest: int) -> list[int]:
+    """`runs[n]` holds the cells that start a run of n cells of `bits` along `axis`."""
+    runs = [0, bits]
+    run = bits
+    for n in range(2, longest + 1):
+        run &= bits >> ((n - 1) * axis)
+        if not run:
+            break
+        runs.append(run)
+    return runs
+
+
+def _move_sets(own: int, opp: int, holes: int, blocks: int, limit: int) -> Iterator[_MoveSet]:
+    """Every legal move of the side with `own` pieces, grouped by shape as bitboards."""
+    empty = BOARD & ~(own | opp | holes | blocks)
+    sink = empty | holes | OFF_BOARD
+    for axis in AXES:
+        lines = _runs(own, axis, limit)
+        longest = len(lines) - 1
+        for length in range(1, longest + 1):
+            tails = lines[length]
+            for direction in (axis, -axis):
+                ahead = length * axis if direction > 0 else -axis
+                yield _MoveSet(tails & shift(empty, -ahead), length, axis, direction, 0)
+                pushing = tails & shift(opp, -ahead)
+                for pushed in range(1, length):
+                    if not pushing:
+                        break
+                    beyond = ahead + pushed * direction
+                    yield _MoveSet(pushing & shift(sink, -beyond), length, axis, direction, pushed)
+                    pushing &= shift(opp, -beyond)
+        if longest < 2:
+            continue
+        for direction in DIRECTIONS.values():
+            if direction in (axis, -axis):
+                continue
+            free = _runs(shift(empty, -direction), axis, longest)
+            for length in range(2, min(longest, len(free) - 1) + 1):
+                yield _MoveSet(lines[length] & free[length], length, axis, direction, 0)
+
+
+def _count(own: int, opp: int, holes: int, blocks: int, limit: int) -> int:
+    """How many legal moves the side with `own` pieces has, without listing them."""
+    return sum(found.tails.bit_count() for found in _move_sets(own, opp, holes, blocks, limit))
+
+
+def _line_bits(tail: int, length: int, axis: int) -> int:
+    """The bitboard of a line of `length` cells from `tail` along `axis`."""
+    line = 0
+    for k in range(length):
+        line |= tail << (k * axis)
+    return line
+
+
+class _Outcome(NamedTuple):
+    """One legal move and the pieces it leaves."""
+
+    line: int
+    direction: int
+    own: int
+    opp: int
+    pushed: int
+    ejects: bool
+
+
+def _outcomes(own: int, opp: int, holes: int, blocks: int, limit: int) -> Iterator[_Outcome]:
+    """Every legal move of the side with `own` pieces, with the pieces it leaves."""
+    empty = BOARD & ~(own | opp | holes | blocks)
+    for found in _move_sets(own, opp, holes, blocks, limit):
+        tails, length, axis, direction, pushed = found
+        inline = direction in (axis, -axis)
+        ahead = length * axis if direction > 0 else -axis
+        rear = 0 if direction > 0 else (length - 1) * axis
+        while tails:
+            tail = tails & -tails
+            tails ^= tail
+            line = _line_bits(tail, length, axis)
+            if not inline:
+                yield _Outcome(line, direction, own ^ line ^ shift(line, direction), opp, 0, False)
+                continue
+            front = shift(tail, ahead)
+            moved = own ^ shift(tail, rear) ^ front
+            if not pushed:
+                yield _Outcome(line, direction, moved, opp, 0, False)
+                continue
+            landing = shift(tail, ahead + pushed * direction) & empty
+            yield _Outcome(line, direction, moved, opp ^ front ^ landing, pushed, not landing)
+
+
+DIRECTION_NAMES = {distance: name for name, distance in DIRECTIONS.items()}
+_MOVE_TEXT = re.compile(r"([a-z][0-9]+)(?:\s*-\s*([a-z][0-9]+))?\s*([a-z]+)")
+
+
+def _line_between(first: int, last: int) -> tuple[int, ...]:
+    """The cells from `first` to `last` if they lie on one straight line, else ()."""
+    low, high = sorted((first, last))
+    if low == high:
+        return (low,)
+    for axis in AXES:
+        name = DIRECTION_NAMES[axis]
+        cells = [low]
+        while cells[-1] != high:
+            following = hexgrid.step(cells[-1], name)
+            if following is None:
+                break
+            cells.append(following)
+        if cells[-1] == high:
+            return tuple(cells)
+    return ()
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What stays fixed through a game: holes, blocks and the rule settings."""
+
+    holes: int = 0
+    blocks: int = 0
+    limit: int = NO_LIMIT
+    """The most of one's own pieces a move may move."""
+    win: int = 6
+    """Ejections that win."""
+    max_plies: int = 0
+    """Plies after which the game is drawn; 0 for no limit."""
+
+
+@dataclass(frozen=True, slots=True)
+class OublietteState(State[OublietteMove]):
+    """A position of Oubliette: green's and red's pieces, who is to move, the ejections."""
+
+    game: "OublietteGame"
+    layout: Layout
+    pieces: tuple[int, int]
+    to_move: int
+    ejected: tuple[int, int] = (0, 0)
+    """How many opponent pieces each seat has ejected."""
+    ply: int = 0
+    last_move: OublietteMove | None = None
+    last_pushed: int = 0
+    """How many opponent pieces the last move pushed."""
+    last_ejected: bool = False
+    passed: tuple[int, ...] = ()
+    move_count: int = field(default=0, compare=False)
+    """How many legal moves the seat to move has."""
+
+    @classmethod
+    def make(
+        cls,
+        game: "OublietteGame",
+        layout: Layout,
+        pieces: tuple[int, int],
+        to_move: int,
+        ejected: tuple[int, int] = (0, 0),
+        *,
+        ply: int = 0,
+        last_move: OublietteMove | None = None,
+        last_pushed: int = 0,
+        last_ejected: bool = False,
+    ) -> Self:
+        """A state with its legal moves counted."""
+        own, opp = pieces[to_move], pieces[1 - to_move]
+        count = _count(own, opp, layout.holes, layout.blocks, layout.limit)
+        return cls(
+            game,
+            layout,
+            pieces,
+            to_move,
+            ejected,
+            ply,
+            last_move,
+            last_pushed,
+            last_ejected,
+            (),
+            count,
+        )
+
+    def _decided(self) -> bool:
+        """Whether the game ended on ejections or the ply limit (before looking at moves)."""
+        limit = self.layout.max_plies
+        return max(self.ejected) >= self.layout.win or bool(limit and self.ply >= limit)
+
+    @property
+    def is_over(self) -> bool:
+        return self._decided() or not self.move_count
+
+    def winners(self) -> tuple[int, ...]:
+        """The seat that ejected enough; both at the ply limit; else the one not stuck."""
+        for seat in (0, 1):
+            if self.ejected[seat] >= self.layout.win:
+                return (seat,)
+        if self._decided():
+            return (0, 1)
+        return (1 - self.to_move,) if not self.move_count else ()
+
+    def _own_opp(self) -> tuple[int, int]:
+        return self.pieces[self.to_move], self.pieces[1 - self.to_move]
+
+    def _outcomes(self) -> dict[OublietteMove, _Outcome]:
+        """The legal moves and where each leads."""
+        if self._decided():
+            return {}
+        own, opp = self._own_opp()
+        layout = self.layout
+        return {
+            OublietteMove(
+                tuple(hexgrid.cells_of(found.line)), DIRECTION_NAMES[found.direction]
+            ): found
+            for found in _outcomes(own, opp, layout.holes, layout.blocks, layout.limit)
+        }
+
+    def legal_moves(self) -> tuple[OublietteMove, ...]:
+        return tuple(self._outcomes())
+
+    def play(self, move: OublietteMove) -> Self:
+        try:
+            found = self._outcomes().get(move)
+        except TypeError:
+            found = None
+        if found is None:
+            shown = self.format_move(move) if isinstance(move, OublietteMove) else repr(move)
+            raise self._refuse(shown)
+        mover = self.to_move
+        pieces = (found.own, found.opp) if mover == 0 else (found.opp, found.own)
+        ejected = list(self.ejected)
+        ejected[mover] += found.ejects
+        return self.make(
+            self.game,
+            self.layout,
+            pieces,
+            1 - mover,
+            (ejected[0], ejected[1]),
+            ply=self.ply + 1,
+            last_move=move,
+            last_pushed=found.pushed,
+            last_ejected=found.ejects,
+        )
+
+    def scores(self) -> tuple[int, ...]:
+        return self.ejected
+
+    def best_moves(self) -> tuple[OublietteMove, ...]:
+        """The moves that eject a piece; failing that, those that push; else every move."""
+        outcomes = self._outcomes()
+        gains = {move: 2 * found.ejects + bool(found.pushed) for move, found in outcomes.items()}
+        best = max(gains.values(), default=0)
+        return tuple(move for move, gain in gains.items() if gain == best)
+
+    def perft(self, depth: int) -> int:
+        if depth < 0:
+            raise ValueError("perft depth must be 0 or more")
+        if depth == 0 or self.is_over:
+            return 1
+        own, opp = self._own_opp()
+        mover = self.to_move
+        plies_left = self.layout.max_plies - self.ply if self.layout.max_plies else -1
+        ejected = (self.ejected[mover], self.ejected[1 - mover])
+        return _perft(self.layout, own, opp, ejected, plies_left=plies_left, depth=depth)
+
+    def parse_move(self, text: str) -> OublietteMove:
+        match = _MOVE_TEXT.fullmatch(text.strip().lower())
+        if match is None or match[3] not in DIRECTIONS:
+            raise MalformedMoveError(
+                f"{text!r} is not a move: write the line's end cells and a direction,"
+                " like 'c3-c5 ne' or 'a1 e' (directions: e, ne, nw, w, sw, se)"
+            )
+        first = hexgrid.parse_cell(match[1])
+        last = hexgrid.parse_cell(match[2]) if match[2] else first
+        cells = _line_between(first, last)
+        if not cells:
+            raise MalformedMoveError(
+                f"{CELL_NAMES[first]} and {CELL_NAMES[last]} are not on one straight line"
+            )
+        return OublietteMove(cells, match[3])
+
+    def format_move(self, move: OublietteMove) -> str:
+        first, last = CELL_NAMES[move.cells[0]], CELL_NAMES[move.cells[-1]]
+        line = first if first == last else f"{first}-{last}"
+        return f"{line} {move.direction}"
+
+    def rows(self) -> list[str]:
+        """The board row by row from the top (row i), each by number: `.`, `*`, `#`, G or R."""
+        green, red = self.pieces
+        symbols = (
+            (green, "G"),
+            (red, "R"),
+            (self.layout.holes, HOLE),
+            (self.layout.blocks, BLOCK),
+        )
+        return [
+            "".join(
+                next((mark for bits, mark in symbols if bits & CELL_BITS[cell]), EMPTY)
+                for cell in row
+            )
+            for row in hexgrid.ROWS_FROM_TOP
+        ]
+
+    def format_position(self) -> str:
+        """Rows from the top joined by `/`, the seat to move, ejections, limit and win.
+
+        The default start: `RRRRR/RRRRRR/..RRR../......../....*..../......../..GGG../GGGGGG/GGGGG
+        G 0:0 9 6` (on one line): green has ejected 0 and red 0, a move may move up to 9
+        pieces (no limit), and 6 ejections win.
+        """
+        layout = self.layout
+        return (
+            f"{'/'.join(self.rows())} {LETTERS[self.to_move]} {self.ejected[0]}:{self.ejected[1]}"
+            f" {layout.limit} {layout.win}"
+        )
+
+    def observation(self, seat: int | None = None) -> dict[str, JsonValue]:
+        """Everything is in view of both seats, so `seat` changes nothing."""
+        over = self.is_over
+        green, red = self.pieces
+
+        def names(bits: int) -> list[JsonValue]:
+            return [CELL_NAMES[cell] for cell in hexgrid.cells_of(bits)]
+
+        return {
+            "game": self.game.name,
+            "seats": list(SEATS),
+            "rows": list[JsonValue](self.rows()),
+            "row_cells": [[CELL_NAMES[cell] for cell in row] for row in hexgrid.ROWS_FROM_TOP],
+            "pieces": {"green": names(green), "red": names(red)},
+            "holes": names(self.layout.holes),
+            "blocks": names(self.layout.blocks),
+            "to_move": None if over else SEATS[self.to_move],
+            "legal_moves": [self.format_move(move) for move in self.legal_moves()],
+            "last_move": None if self.last_move is None else self.format_move(self.last_move),
+            "last_pushed": self.last_pushed,
+            "last_ejected": self.last_ejected,
+            "ejected": dict(zip(SEATS, self.ejected, strict=True)),
+            "scores": dict(zip(SEATS, self.scores(), strict=True)),
+            "limit": self.layout.limit,
+            "win": self.layout.win,
+            "ply": self.ply,
+            "over": over,
+            "winners": [SEATS[s] for s in self.winners()],
+            "position": self.format_position(),
+        }
+
+
+def _perft(
+    layout: Layout, own: int, opp: int, ejected: tuple[int, int], *, plies_left: int, depth: int
+) -> int:
+    """Perft with `own` to move in a game not decided yet; `ejected` is (mover's, other's)."""
+    holes, blocks, limit = layout.holes, layout.blocks, layout.limit
+    if depth == 1:
+        return _count(own, opp, holes, blocks, limit) or 1
+    total = 0
+    own_ejected, opp_ejected = ejected
+    for found in _outcomes(own, opp, holes, blocks, limit):
+        now_ejected = own_ejected + found.ejects
+        if now_ejected >= layout.win or plies_left == 1:
+            total += 1
+        else:
+            after = (opp_ejected, now_ejected)
+            total += _perft(
+                layout, found.opp, found.own, after, plies_left=plies_left - 1, depth=depth - 1
+            )
+    return total or 1
+
+
+def _cells(names: str) -> int:
+    return hexgrid.mask([hexgrid.parse_cell(name) for name in names.split()])
+
+
+STANDARD = (
+    _cells("a1 a2 a3 a4 a5 b1 b2 b3 b4 b5 b6 c3 c4 c5"),
+    _cells("i5 i6 i7 i8 i9 h4 h5 h6 h7 h8 h9 g5 g6 g7"),
+)
+BELGIAN_DAISY = (
+    _cells("a1 a2 b1 b2 b3 c2 c3 g7 g8 h7 h8 h9 i8 i9"),
+    _cells("a4 a5 b4 b5 b6 c5 c6 g4 g5 h4 h5 h6 i5 i6"),
+)
+PRESETS: dict[str, tuple[tuple[int, int], Layout]] = {
+    "oubliette": (STANDARD, Layout(holes=_cells("e5"))),
+    "abalone": (STANDARD, Layout(limit=3)),
+    "belgian-daisy": (BELGIAN_DAISY, Layout(limit=3)),
+}
+"""Each board: green's and red's pieces, and its holes, blocks and limit."""
+
+
+class OublietteGame(Game[OublietteMove]):
+    """Oubliette and its boards."""
+
+    name = "oubliette"
+    title = "Oubliette"
+    seats = SEATS
+    highest_score_wins = False
+    option_specs = (
+        ChoiceOption("board", "oubliette", tuple(PRESETS), "the starting board"),
+        IntOption("limit", 0, 0, NO_LIMIT, "most pieces a move may move; 0: the board's own"),
+        IntOption("eject", 6, 1, 30, "ejections that win"),
+        IntOption("max_plies", 0, 0, 100_000, "plies after which the game is drawn; 0: never"),
+    )
+
+    def new(self, options: Options | None = None, seed: int = 0) -> OublietteState:
+        """The chosen board; nothing is random, so the board number changes nothing."""
+        check_board_number(seed)
+        chosen = self.resolve_options(options)
+        pieces, preset = PRESETS[str(chosen["board"])]
+        limit = int(chosen["limit"]) or preset.limit
+        layout = Layout(
+            preset.holes, preset.blocks, limit, int(chosen["eject"]), int(chosen["max_plies"])
+        )
+        return OublietteState.make(self, layout, pieces, 0)
+
+    def parse_position(self, text: str) -> OublietteState:
+        fields = text.split()
+        if len(fields) != 5:
+            raise MalformedPositionError(
+                "a position is the rows from the top joined by '/', the seat to move (G or R),"
+                " the ejections as green:red, the limit and the ejections that win"
+            )
+        board, letter, ejections, limit, win = fields
+        rows = board.split("/")
+        lengths = [len(row) for row in hexgrid.ROWS_FROM_TOP]
+        if [len(row) for row in rows] != lengths:
+            raise MalformedPositionError(
+                f"the board has rows of {', '.join(map(str, lengths))} cells, from row i to row a"
+            )
+        cells = [cell for row in hexgrid.ROWS_FROM_TOP for cell in row]
+        marks = "".join(rows)
+        stray = sorted(set(marks) - set(LETTERS + EMPTY + HOLE + BLOCK))
+        if stray:
+            raise MalformedPositionError(
+                f"{stray[0]!r} is not a cell: use {EMPTY} (empty), {HOLE} (hole), {BLOCK} (block),"
+                " G or R"
+            )
+
+        def where(mark: str) -> int:
+            return hexgrid.mask(
+                [cell for cell, char in zip(cells, marks, strict=True) if char == mark]
+            )
+
+        if letter not in ("G", "R"):
+            raise MalformedPositionError(f"{letter!r} is not a seat: the seat to move is G or R")
+        counts = ejections.split(":")
+        if len(counts) != 2 or not all(c.isdigit() and int(c) <= 61 for c in counts):
+            raise MalformedPositionError(f"{ejections!r} is not green:red ejections, like 0:2")
+        if not (limit.isdigit() and 1 <= int(limit) <= NO_LIMIT):
+            raise MalformedPositionError(f"the limit must be 1 to {NO_LIMIT}, not {limit!r}")
+        if not (win.isdigit() and 1 <= int(win) <= 30):
+            raise MalformedPositionError(f"the ejections that win must be 1 to 30, not {win!r}")
+        layout = Layout(where(HOLE), where(BLOCK), int(limit), int(win))
+        pieces = (where("G"), where("R"))
+        ejected = (int(counts[0]), int(counts[1]))
+        return OublietteState.make(self, layout, pieces, LETTERS.index(letter), ejected)
+
+
+OUBLIETTE = OublietteGame()
