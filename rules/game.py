@@ -130,6 +130,12 @@ class Game(ABC, Generic[MoveT]):
             "options": [spec.describe() for spec in self.option_specs],
         }
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Unpickle as the registered game of that name, so states keep comparing equal."""
+        from . import get_game  # noqa: PLC0415 (the registry imports this module)
+
+        return get_game, (self.name,)
+
     def seat_index(self, name: str) -> int:
         """The seat numbered for colour `name`."""
         try:

@@ -198,6 +198,8 @@ class OublietteState(State[OublietteMove]):
     passed: tuple[int, ...] = ()
     move_count: int = field(default=0, compare=False)
     """How many legal moves the seat to move has."""
+    _table: dict[OublietteMove, _Outcome] | None = field(default=None, compare=False, repr=False)
+    """The legal moves and where each leads, worked out when first asked for."""
 
     @classmethod
     def make(
@@ -253,16 +255,17 @@ class OublietteState(State[OublietteMove]):
 
     def _outcomes(self) -> dict[OublietteMove, _Outcome]:
         """The legal moves and where each leads."""
-        if self._decided():
-            return {}
-        own, opp = self._own_opp()
-        layout = self.layout
-        return {
-            OublietteMove(
-                tuple(hexgrid.cells_of(found.line)), DIRECTION_NAMES[found.direction]
-            ): found
-            for found in _outcomes(own, opp, layout.holes, layout.blocks, layout.limit)
-        }
+        if self._table is not None:
+            return self._table
+        table: dict[OublietteMove, _Outcome] = {}
+        if not self._decided():
+            own, opp = self._own_opp()
+            layout = self.layout
+            for found in _outcomes(own, opp, layout.holes, layout.blocks, layout.limit):
+                cells = tuple(hexgrid.cells_of(found.line))
+                table[OublietteMove(cells, DIRECTION_NAMES[found.direction])] = found
+        object.__setattr__(self, "_table", table)
+        return table
 
     def legal_moves(self) -> tuple[OublietteMove, ...]:
         return tuple(self._outcomes())
