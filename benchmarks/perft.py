@@ -1,11 +1,15 @@
-"""Perft speed: leaves per second for Othello perft(9) and dealt boards of the other games.
+"""Perft speed: leaves per second for Othello perft(9) and the start of every other game.
 
 Run: `python benchmarks/perft.py` (after `pip install -e .`). Othello runs perft(9); every
-other board is searched one ply deeper at a time until a run takes `--seconds`, since dealt
-boards differ widely in how bushy they are. The deepest depth is timed `--repeat` times in
-this one process and the fastest run counts; the last column compares each rate with
-Othello's. Targets (one core): Othello perft(9) under 5 s;
-Tribolo and Doublolo at no less than half of Othello's leaves per second.
+other start is searched one ply deeper at a time until a run takes `--seconds`, since
+dealt boards differ widely in how bushy they are. The deepest depth is timed `--repeat`
+times in this one process and the fastest run counts.
+
+Columns: `leaves/s` counts the leaves, which the last ply counts without building them;
+`made/s` counts the positions actually built (every node above the leaves); `vs othello`
+compares each leaf rate with Othello's. Targets (one core): Othello perft(9) under 5 s;
+Tribolo and Doublolo at no less than half of Othello's leaves per second; Oubliette from
+its start at no less than 20,000 positions per second; Tripppin far above that.
 """
 
 import argparse
@@ -13,21 +17,38 @@ import os
 import platform
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from parlour.rules import State, get_game
+from parlour.rules import GAMES, State, get_game
+from parlour.rules.options import ChoiceOption, OptionValue
 
-MAX_DEPTH = 20
+MAX_DEPTH = 30
 
 
 @dataclass(frozen=True)
 class Case:
-    """One perft case: a game, a board number and, if fixed, a depth."""
+    """One perft case: a game, a board number, options and, if fixed, a depth."""
 
     game: str
-    board: int
+    board: int = 0
+    options: dict[str, OptionValue] = field(default_factory=dict)
     depth: int | None = None
+
+    @property
+    def label(self) -> str:
+        return str(self.options.get("board", self.board))
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one case measured."""
+
+    depth: int
+    leaves: int
+    made: int
+    """Positions built: the nodes above the leaves."""
+    seconds: float
 
 
 def timed_perft(state: State[Any], depth: int) -> tuple[int, float]:
@@ -37,17 +58,20 @@ def timed_perft(state: State[Any], depth: int) -> tuple[int, float]:
     return leaves, time.perf_counter() - began
 
 
-def measure(case: Case, repeat: int, seconds: float) -> tuple[int, int, float]:
-    """The depth, the leaf count and the fastest of `repeat` timings at that depth."""
-    start = get_game(case.game).new(seed=case.board)
-    depth = case.depth or 1
-    leaves, best = timed_perft(start, depth)
-    while case.depth is None and best < seconds and depth < MAX_DEPTH:
-        depth += 1
+def measure(case: Case, repeat: int, seconds: float) -> Result:
+    """Deepen until a run takes `seconds` (or to the fixed depth), then time it `repeat` times."""
+    start = get_game(case.game).new(case.options, seed=case.board)
+    counts = [1]
+    while True:
+        depth = len(counts)
         leaves, best = timed_perft(start, depth)
+        counts.append(leaves)
+        deep_enough = depth >= case.depth if case.depth else best >= seconds
+        if deep_enough or depth >= MAX_DEPTH:
+            break
     for _ in range(repeat - 1):
         best = min(best, timed_perft(start, depth)[1])
-    return depth, leaves, best
+    return Result(depth, counts[depth], sum(counts[1:depth]), best)
 
 
 def cpu_model() -> str:
@@ -62,30 +86,46 @@ def cpu_model() -> str:
     return platform.processor() or "unknown"
 
 
+def cases(boards: list[int]) -> list[Case]:
+    """Othello's perft(9), each dealt game on `boards`, and each named board."""
+    found = [Case("othello", depth=9)]
+    for name, game in GAMES.items():
+        if name == "othello":
+            continue
+        presets = [
+            s for s in game.option_specs if isinstance(s, ChoiceOption) and s.name == "board"
+        ]
+        if presets:
+            found += [Case(name, options={"board": p}) for p in presets[0].choices]
+        else:
+            found += [Case(name, board) for board in boards]
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="timings per case (best counts)")
     parser.add_argument("--seconds", type=float, default=1.0, help="deepen until a run takes this")
     parser.add_argument("--boards", type=int, nargs="+", default=[1, 2, 3], help="board numbers")
+    parser.add_argument("--games", nargs="+", help="only these games (othello always runs)")
     args = parser.parse_args()
-
-    cases = [Case("othello", 0, 9)]
-    for game in ("tribolo", "doublolo", "numlo"):
-        cases += [Case(game, board) for board in args.boards]
 
     print(f"python {platform.python_version()} ({sys.implementation.name}), {platform.machine()}")
     print(f"cpu: {cpu_model()}, {os.cpu_count()} cores; one process, one core used")
     print(f"best of {args.repeat} runs per case\n")
-    header = f"{'game':<10}{'board':>6}{'depth':>6}{'leaves':>12}{'seconds':>9}{'leaves/s':>12}"
-    print(f"{header}  vs othello")
+    header = f"{'game':<10}{'board':>14}{'depth':>6}{'leaves':>12}{'seconds':>9}"
+    print(f"{header}{'leaves/s':>12}{'made/s':>11}  vs othello")
     othello_rate = 0.0
-    for case in cases:
-        depth, leaves, seconds = measure(case, args.repeat, args.seconds)
-        rate = leaves / seconds
+    for case in cases(args.boards):
+        if args.games and case.game not in {*args.games, "othello"}:
+            continue
+        result = measure(case, args.repeat, args.seconds)
+        rate = result.leaves / result.seconds
         othello_rate = othello_rate or rate
         print(
-            f"{case.game:<10}{case.board:>6}{depth:>6}{leaves:>12}{seconds:>9.2f}"
-            f"{rate:>12,.0f}  {rate / othello_rate:.2f}",
+            f"{case.game:<10}{case.label:>14}{result.depth:>6}{result.leaves:>12}"
+            f"{result.seconds:>9.2f}{rate:>12,.0f}{result.made / result.seconds:>11,.0f}"
+            f"  {rate / othello_rate:.2f}",
             flush=True,
         )
 

@@ -43,70 +43,76 @@ class OublietteMove(NamedTuple):
     direction: str
 
 
-class _MoveSet(NamedTuple):
-    """Moves of one shape, found together: `tails` has a bit for each line that can move."""
+SIDEWAYS = {axis: tuple(d for d in DIRECTIONS.values() if d not in (axis, -axis)) for axis in AXES}
+"""For each axis, the four directions a line along it moves broadside."""
 
-    tails: int
-    """The lines' cells lowest along `axis`."""
-    length: int
-    axis: int
-    direction: int
-    pushed: int
-    """How many opponent pieces these moves push (0 for none)."""
+MoveSet = tuple[int, int, int, int, int]
+"""Moves of one shape found together: (tails, length, axis, direction, pushed). `tails` has
+a bit for each line that can move (its cell lowest along `axis`); `pushed` counts the
+opponent pieces pushed (0 for none)."""
 
 
-def _runs(bits: int, axis: int, longest: int) -> list[int]:
-    """`runs[n]` holds the cells that start a run of n cells of `bits` along `axis`."""
-    runs = [0, bits]
-    run = bits
-    for n in range(2, longest + 1):
-        run &= bits >> ((n - 1) * axis)
-        if not run:
-            break
-        runs.append(run)
-    return runs
+def _move_sets(own: int, opp: int, holes: int, blocks: int, limit: int) -> list[MoveSet]:
+    """Every legal move of the side with `own` pieces, grouped by shape as bitboards.
 
-
-def _move_sets(own: int, opp: int, holes: int, blocks: int, limit: int) -> Iterator[_MoveSet]:
-    """Every legal move of the side with `own` pieces, grouped by shape as bitboards."""
+    Along each axis the lines grow a cell at a time, and with them the runs of cells whose
+    neighbour on each side is empty, which broadside moves need.
+    """
     empty = BOARD & ~(own | opp | holes | blocks)
     sink = empty | holes | OFF_BOARD
+    found: list[MoveSet] = []
+    add = found.append
     for axis in AXES:
-        lines = _runs(own, axis, limit)
-        longest = len(lines) - 1
-        for length in range(1, longest + 1):
-            tails = lines[length]
-            for direction in (axis, -axis):
-                ahead = length * axis if direction > 0 else -axis
-                yield _MoveSet(tails & shift(empty, -ahead), length, axis, direction, 0)
-                pushing = tails & shift(opp, -ahead)
-                for pushed in range(1, length):
-                    if not pushing:
-                        break
-                    beyond = ahead + pushed * direction
-                    yield _MoveSet(pushing & shift(sink, -beyond), length, axis, direction, pushed)
-                    pushing &= shift(opp, -beyond)
-        if longest < 2:
-            continue
-        for direction in DIRECTIONS.values():
-            if direction in (axis, -axis):
-                continue
-            free = _runs(shift(empty, -direction), axis, longest)
-            for length in range(2, min(longest, len(free) - 1) + 1):
-                yield _MoveSet(lines[length] & free[length], length, axis, direction, 0)
+        a, b, c, d = SIDEWAYS[axis]
+        clear_a, clear_b = shift(empty, -a), shift(empty, -b)
+        clear_c, clear_d = shift(empty, -c), shift(empty, -d)
+        run_a, run_b, run_c, run_d = clear_a, clear_b, clear_c, clear_d
+        behind = empty << axis
+        tails = own
+        length = 1
+        while tails and length <= limit:
+            step = length * axis
+            moving = tails & (empty >> step)
+            if moving:
+                add((moving, length, axis, axis, 0))
+            moving = tails & behind
+            if moving:
+                add((moving, length, axis, -axis, 0))
+            if length > 1:
+                for direction, ahead in ((axis, step), (-axis, -axis)):
+                    pushing = tails & shift(opp, -ahead)
+                    pushed = 1
+                    while pushing and pushed < length:
+                        beyond = ahead + pushed * direction
+                        moving = pushing & shift(sink, -beyond)
+                        if moving:
+                            add((moving, length, axis, direction, pushed))
+                        pushing &= shift(opp, -beyond)
+                        pushed += 1
+                for direction, runs in ((a, run_a), (b, run_b), (c, run_c), (d, run_d)):
+                    moving = tails & runs
+                    if moving:
+                        add((moving, length, axis, direction, 0))
+            tails &= own >> step
+            run_a &= clear_a >> step
+            run_b &= clear_b >> step
+            run_c &= clear_c >> step
+            run_d &= clear_d >> step
+            length += 1
+    return found
 
 
 def _count(own: int, opp: int, holes: int, blocks: int, limit: int) -> int:
     """How many legal moves the side with `own` pieces has, without listing them."""
-    return sum(found.tails.bit_count() for found in _move_sets(own, opp, holes, blocks, limit))
+    return sum(found[0].bit_count() for found in _move_sets(own, opp, holes, blocks, limit))
 
 
-def _line_bits(tail: int, length: int, axis: int) -> int:
-    """The bitboard of a line of `length` cells from `tail` along `axis`."""
-    line = 0
-    for k in range(length):
-        line |= tail << (k * axis)
-    return line
+_LINE_SPANS = {
+    (length, axis): sum(1 << (k * axis) for k in range(length))
+    for axis in AXES
+    for length in range(1, NO_LIMIT + 1)
+}
+"""Each (length, axis): the line from bit 0; the line from any cell is that cell's bit times it."""
 
 
 class _Outcome(NamedTuple):
@@ -123,15 +129,16 @@ class _Outcome(NamedTuple):
 def _outcomes(own: int, opp: int, holes: int, blocks: int, limit: int) -> Iterator[_Outcome]:
     """Every legal move of the side with `own` pieces, with the pieces it leaves."""
     empty = BOARD & ~(own | opp | holes | blocks)
-    for found in _move_sets(own, opp, holes, blocks, limit):
-        tails, length, axis, direction, pushed = found
+    for moving, length, axis, direction, pushed in _move_sets(own, opp, holes, blocks, limit):
+        tails = moving
+        span = _LINE_SPANS[length, axis]
         inline = direction in (axis, -axis)
         ahead = length * axis if direction > 0 else -axis
         rear = 0 if direction > 0 else (length - 1) * axis
         while tails:
             tail = tails & -tails
             tails ^= tail
-            line = _line_bits(tail, length, axis)
+            line = tail * span
             if not inline:
                 yield _Outcome(line, direction, own ^ line ^ shift(line, direction), opp, 0, False)
                 continue
