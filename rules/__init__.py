@@ -20,9 +20,10 @@ from .numlo import NUMLO
 from .othello import OTHELLO
 from .oubliette import OUBLIETTE
 from .tribolo import TRIBOLO
+from .tripppin import TRIPPPIN
 
 GAMES: dict[str, Game[Any]] = {
-    game.name: game for game in (TRIBOLO, NUMLO, DOUBLOLO, OTHELLO, OUBLIETTE)
+    game.name: game for game in (TRIBOLO, NUMLO, DOUBLOLO, OTHELLO, TRIPPPIN, OUBLIETTE)
 }
 
 
