@@ -66,3 +66,36 @@ def test_games_lists_every_game_and_option(capsys: pytest.CaptureFixture[str]) -
         assert f"{game.name}: {game.title}" in out
     assert "valued=24  (0..676)" in out
     assert "first=random  (random|red|white)" in out
+
+
+def test_perft_counts_abalone_moves_on_a_named_board(capsys: pytest.CaptureFixture[str]) -> None:
+    # Abalone's published opening counts: 44 from the standard start, 52 from the daisy.
+    assert run(capsys, "perft", "oubliette", "--board", "abalone", "--depth", "1")[:2] == (
+        0,
+        "44\n",
+    )
+    daisy = run(capsys, "perft", "oubliette", "--board", "belgian-daisy", "--depth", "1")
+    assert daisy[:2] == (0, "52\n")
+
+
+def test_perft_on_a_dealt_tripppin_board(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "perft", "tripppin", "--board", "5", "--depth", "4")
+    assert (status, out) == (0, f"{plain_perft(get_game('tripppin').new(seed=5), 4)}\n")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["perft", "tribolo", "--board", "abalone", "--depth", "1"],
+            "Tribolo has no named boards",
+        ),
+        (["perft", "oubliette", "--board", "daisy", "--depth", "1"], "'board' must be one of"),
+    ],
+)
+def test_named_board_errors(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, _, err = run(capsys, *argv)
+    assert status == 2
+    assert message in err
