@@ -52,6 +52,15 @@ def test_opening_move_counts(board: str, moves: int) -> None:
     assert start.perft(2) == plain_perft(start, 2)
 
 
+def test_fast_perft_counts_ejections_and_wins_like_the_plain_walk() -> None:
+    # Both sides can push and eject at once, and a second ejection wins.
+    state = position("e7 e8 a1 a2 c4 c5", "e9 a3 b5 d5 d6", holes="e5", ejected="1:1", win=2)
+    assert state.play_text("e7-e8 e").winners() == (0,)
+    assert [state.perft(d) for d in range(1, 4)] == [plain_perft(state, d) for d in range(1, 4)]
+    limited = OUBLIETTE.new({"max_plies": 2})
+    assert limited.perft(4) == plain_perft(limited, 4) == limited.perft(2) == 44 * 44
+
+
 def test_the_standard_start_is_the_same_for_both_sides() -> None:
     assert OUBLIETTE.new({"board": "abalone"}).perft(2) == 44 * 44
 
