@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from string import ascii_lowercase
 
+from .bitboards import set_bits, union
 from .errors import MalformedMoveError
 
 MAX_ROWS = 26
@@ -54,21 +55,12 @@ class Grid:
 
     def mask(self, squares: Iterable[int]) -> int:
         """The bitboard holding `squares`."""
-        bits = self._bit_of
-        result = 0
-        for square in squares:
-            result |= bits[square]
-        return result
+        return union(self._bit_of, squares)
 
     def squares(self, mask: int) -> list[int]:
         """The squares set in `mask`, in ascending order."""
         square_at = self._square_at
-        found = []
-        while mask:
-            low = mask & -mask
-            found.append(square_at[low.bit_length() - 1])
-            mask ^= low
-        return found
+        return [square_at[position] for position in set_bits(mask)]
 
     def square_of_bit(self, bit: int) -> int:
         """The square of a bitboard with exactly one square set."""

@@ -10,7 +10,9 @@ that is in `OFF_BOARD`, never on another cell.
 """
 
 import re
+from collections.abc import Iterable
 
+from .bitboards import set_bits, union
 from .errors import MalformedMoveError
 
 ROW_LETTERS = "abcdefghi"
@@ -62,22 +64,14 @@ def shift(bits: int, distance: int) -> int:
     return bits << distance if distance > 0 else bits >> -distance
 
 
-def mask(cells: "list[int] | tuple[int, ...]") -> int:
+def mask(cells: Iterable[int]) -> int:
     """The bitboard of the cells with these indices."""
-    result = 0
-    for cell in cells:
-        result |= CELL_BITS[cell]
-    return result
+    return union(CELL_BITS, cells)
 
 
 def cells_of(bits: int) -> list[int]:
     """The indices of the cells set in `bits`, ascending."""
-    found = []
-    while bits:
-        low = bits & -bits
-        found.append(_INDEX_OF_BIT[low.bit_length() - 1])
-        bits ^= low
-    return found
+    return [_INDEX_OF_BIT[position] for position in set_bits(bits)]
 
 
 def parse_cell(text: str) -> int:
