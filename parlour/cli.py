@@ -8,6 +8,7 @@ from typing import Any
 
 from parlour import __version__
 from parlour.rules import GAMES, Game, OptionError, RulesError, get_game
+from parlour.rules.dealing import MAX_BOARD_NUMBER
 from parlour.rules.options import ChoiceOption, parse_options
 
 
@@ -29,6 +30,8 @@ def _perft(args: argparse.Namespace) -> int:
 def _board_choice(game: Game[Any], board: str) -> tuple[int, list[str]]:
     """A board number, or a named board as the game's `board` option."""
     if re.fullmatch(r"[+-]?[0-9]+", board.strip()):
+        if len(board.strip()) > len(str(MAX_BOARD_NUMBER)) + 1:
+            raise OptionError(f"the board number must be from 0 to {MAX_BOARD_NUMBER}")
         return int(board), []
     if not any(spec.name == "board" for spec in game.option_specs):
         raise OptionError(f"{game.title} has no named boards: --board takes a board number")

@@ -51,6 +51,7 @@ ROWS_FROM_TOP: tuple[tuple[int, ...], ...] = tuple(
 )
 """Cell indices row by row from i (top) to a, each row by number: how positions are written."""
 BOARD = sum(CELL_BITS)
+CELL_COUNT = len(CELL_BITS)
 OFF_BOARD = ((1 << ((2 * SIDE + 1) * WIDTH)) - 1) & ~BOARD
 """The ring of bits a single step off the board reaches."""
 

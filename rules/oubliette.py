@@ -27,6 +27,7 @@ from .errors import MalformedMoveError, MalformedPositionError
 from .game import Game, State
 from .hexgrid import AXES, BOARD, CELL_BITS, CELL_NAMES, DIRECTIONS, OFF_BOARD, shift
 from .jsonvalue import JsonValue
+from .numbers import whole_number
 from .options import ChoiceOption, IntOption, Options
 
 SEATS = ("green", "red")
@@ -34,6 +35,7 @@ LETTERS = "GR"
 EMPTY, HOLE, BLOCK = ".", "*", "#"
 NO_LIMIT = 2 * hexgrid.SIDE - 1
 """A limit as long as the longest line on the board is no limit at all."""
+MAX_WIN = 30
 
 
 class OublietteMove(NamedTuple):
@@ -456,7 +458,7 @@ class OublietteGame(Game[OublietteMove]):
     option_specs = (
         ChoiceOption("board", "oubliette", tuple(PRESETS), "the starting board"),
         IntOption("limit", 0, 0, NO_LIMIT, "most pieces a move may move; 0: the board's own"),
-        IntOption("eject", 6, 1, 30, "ejections that win"),
+        IntOption("eject", 6, 1, MAX_WIN, "ejections that win"),
         IntOption("max_plies", 0, 0, 100_000, "plies after which the game is drawn; 0: never"),
     )
 
@@ -501,16 +503,20 @@ class OublietteGame(Game[OublietteMove]):
 
         if letter not in ("G", "R"):
             raise MalformedPositionError(f"{letter!r} is not a seat: the seat to move is G or R")
-        counts = ejections.split(":")
-        if len(counts) != 2 or not all(c.isdigit() and int(c) <= 61 for c in counts):
+        green_ejected, colon, red_ejected = ejections.partition(":")
+        if not colon:
             raise MalformedPositionError(f"{ejections!r} is not green:red ejections, like 0:2")
-        if not (limit.isdigit() and 1 <= int(limit) <= NO_LIMIT):
-            raise MalformedPositionError(f"the limit must be 1 to {NO_LIMIT}, not {limit!r}")
-        if not (win.isdigit() and 1 <= int(win) <= 30):
-            raise MalformedPositionError(f"the ejections that win must be 1 to 30, not {win!r}")
-        layout = Layout(where(HOLE), where(BLOCK), int(limit), int(win))
+        ejected = (
+            whole_number(green_ejected, 0, hexgrid.CELL_COUNT, "green's ejections"),
+            whole_number(red_ejected, 0, hexgrid.CELL_COUNT, "red's ejections"),
+        )
+        layout = Layout(
+            where(HOLE),
+            where(BLOCK),
+            whole_number(limit, 1, NO_LIMIT, "the limit"),
+            whole_number(win, 1, MAX_WIN, "the ejections that win"),
+        )
         pieces = (where("G"), where("R"))
-        ejected = (int(counts[0]), int(counts[1]))
         return OublietteState.make(self, layout, pieces, LETTERS.index(letter), ejected)
 
 

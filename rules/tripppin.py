@@ -24,6 +24,7 @@ from .errors import MalformedMoveError, MalformedPositionError
 from .game import Game, State
 from .grid import Grid
 from .jsonvalue import JsonValue
+from .numbers import whole_number
 from .options import ChoiceOption, IntOption, Options
 
 SEATS = ("blue", "grey")
@@ -54,6 +55,8 @@ ROUTES = (
 """Each seat's targets in order: the circles round the board, then the other's start."""
 GOAL = len(ROUTES[0])
 
+MAX_PLY = 10**9
+"""The largest ply a position may state."""
 MAX_LOOP = 40
 """The longest repeated move sequence `looping_moves` notices, in plies."""
 
@@ -357,16 +360,14 @@ class TripppinGame(Game[int]):
             raise MalformedPositionError(
                 f"{fields[3]!r} is not a seat: the seat to move is B (blue) or G (grey)"
             )
-        ply = fields[4]
-        if not (ply.isascii() and ply.isdigit()):
-            raise MalformedPositionError(f"the ply must be a whole number, 0 or more, not {ply!r}")
+        ply = whole_number(fields[4], 0, MAX_PLY, "the ply")
         return TripppinState(
             self,
             tiles,
             (blue[0], grey[0]),
             (blue[1], grey[1]),
             LETTERS.index(fields[3]),
-            int(ply),
+            ply,
         )
 
 

@@ -35,6 +35,7 @@ def test_perft_reads_a_position(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["perft", "numlo", "--option", "tiles=0", "--depth", "1"], "'tiles' must be from 1"),
         (["perft", "numlo", "--board", "-3", "--depth", "1"], "board number"),
+        (["perft", "numlo", "--board", "9" * 5000, "--depth", "1"], "board number must be from 0"),
         (["perft", "othello", "--position", "BW.", "--depth", "1"], "a position is"),
         (["perft", "othello", "--position", "B. X", "--depth", "1"], "'X' is not a seat"),
         (

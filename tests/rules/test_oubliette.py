@@ -232,8 +232,12 @@ START = "RRRRR/RRRRRR/..RRR../......../....*..../......../..GGG../GGGGGG/GGGGG"
         (f"{START.replace('*', 'x')} G 0:0 9 6", "'x' is not a cell"),
         (f"{START} B 0:0 9 6", "'B' is not a seat"),
         (f"{START} G 0-0 9 6", "is not green:red ejections"),
-        (f"{START} G 0:0 0 6", "the limit must be 1 to 9"),
-        (f"{START} G 0:0 9 31", "must be 1 to 30"),
+        (f"{START} G 0:0 0 6", "the limit must be a whole number from 1 to 9, not '0'"),
+        (f"{START} G 0:0 9 31", "the ejections that win must be a whole number from 1 to 30"),
+        (f"{START} G ²:0 9 6", "green's ejections must be a whole number"),
+        (f"{START} G 0:0 ² 6", "the limit must be a whole number"),
+        (f"{START} G 0:99 9 6", "red's ejections must be a whole number from 0 to 61"),
+        (f"{START} G 0:0 9 {'9' * 5000}", "the ejections that win must be a whole number"),
     ],
 )
 def test_bad_positions(text: str, message: str) -> None:

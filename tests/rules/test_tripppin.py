@@ -437,9 +437,14 @@ GOOD_TILES = "/".join(["0" * 16] * 8)
         (f"{GOOD_TILES} e8:0 d8:0 X 0", "'X' is not a seat"),
         (f"{GOOD_TILES} e8:0 d8:0 b 0", "'b' is not a seat"),
         (f"{GOOD_TILES} e8:0 d8:0 BG 0", "'BG' is not a seat"),
-        (f"{GOOD_TILES} e8:0 d8:0 B -1", "the ply must be a whole number, 0 or more, not '-1'"),
+        (
+            f"{GOOD_TILES} e8:0 d8:0 B -1",
+            "the ply must be a whole number from 0 to 1000000000, not '-1'",
+        ),
         (f"{GOOD_TILES} e8:0 d8:0 B two", "the ply must be a whole number"),
         (f"{GOOD_TILES} e8:0 d8:0 B 1.5", "the ply must be a whole number"),
+        (f"{GOOD_TILES} e8:0 d8:0 B ²", "the ply must be a whole number"),
+        (f"{GOOD_TILES} e8:0 d8:0 B {'9' * 5000}", "the ply must be a whole number"),
     ],
 )
 def test_bad_position_texts(text: str, message: str) -> None:
