@@ -77,6 +77,16 @@ NEIGHBOURS = tuple(
 """`NEIGHBOURS[square][direction]`: the next square that way, or None off the board."""
 
 
+REACH = tuple(
+    tuple(
+        tuple(to for d, to in enumerate(NEIGHBOURS[square]) if arrows >> d & 1 and to is not None)
+        for arrows in range(ALL_DIRECTIONS + 1)
+    )
+    for square in range(GRID.size)
+)
+"""`REACH[square][arrows]`: the squares one step from `square` in the directions of `arrows`."""
+
+
 def deal_tiles(seed: int) -> tuple[int, ...]:
     """Every square's arrow mask for board number `seed`; fixed squares get none."""
     masks = [*ARROW_MASKS, *[0] * BLANK_TILES]
@@ -228,6 +238,21 @@ class TripppinState(State[int]):
         }
         return tuple(move for move in self.legal_moves() if move in looping)
 
+    def perft(self, depth: int) -> int:
+        if depth < 0:
+            raise ValueError("perft depth must be 0 or more")
+        if depth == 0 or self.is_over:
+            return 1
+        plies_left = self.max_plies - self.ply if self.max_plies else -1
+        return _perft(
+            self.tiles,
+            self.pieces,
+            self.progress,
+            self.to_move,
+            plies_left=plies_left,
+            depth=depth,
+        )
+
     def parse_move(self, text: str) -> int:
         """A square name (`e7`) or a direction from the mover's square (`ne`)."""
         cleaned = text.strip().lower()
@@ -302,6 +327,35 @@ class TripppinState(State[int]):
             "ply": self.ply,
             "position": self.format_position(),
         }
+
+
+def _perft(
+    tiles: tuple[int, ...],
+    pieces: tuple[int, int],
+    progress: tuple[int, int],
+    mover: int,
+    *,
+    plies_left: int,
+    depth: int,
+) -> int:
+    """Perft of a game still going with `mover` to move; `plies_left` is negative for no limit."""
+    here, there = pieces[mover], pieces[1 - mover]
+    steps = [square for square in REACH[here][tiles[there] or ALL_DIRECTIONS] if square != there]
+    if depth == 1 or not steps:
+        return len(steps) or 1
+    target = ROUTES[mover][progress[mover]]
+    total = 0
+    for square in steps:
+        reached = progress[mover] + (square == target)
+        if reached == GOAL or plies_left == 1:
+            total += 1
+            continue
+        moved = (square, there) if mover == 0 else (there, square)
+        counts = (reached, progress[1]) if mover == 0 else (progress[0], reached)
+        total += _perft(
+            tiles, moved, counts, 1 - mover, plies_left=plies_left - 1, depth=depth - 1
+        )
+    return total
 
 
 class TripppinGame(Game[int]):

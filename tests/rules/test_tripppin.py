@@ -14,6 +14,7 @@ from parlour.rules import (
     OptionError,
 )
 from parlour.rules.dealing import Dealer
+from parlour.rules.game import plain_perft
 from parlour.rules.tripppin import GRID, TRIPPPIN, TripppinState
 
 BLUE, GREY = 0, 1
@@ -488,3 +489,17 @@ def test_small_perft_counts() -> None:
     # After d7 or e7 grey has 4 moves; after f7 or f8 it has all 5 of d8's.
     assert start.perft(2) == 18
     assert TRIPPPIN.new(seed=2).perft(3) > 0
+
+
+def test_fast_perft_counts_wins_and_stuck_players_like_the_plain_walk() -> None:
+    # Blue is one step from its last target (d8) and grey one from its fourth (g7): games
+    # end inside the tree, by a finished route or by a player left with no move.
+    near_the_end = position({"c7": "s e", "d7": "se"}, blue="c7:4", grey="f7:3")
+    assert near_the_end.play_text("d8").winners() == (0,)
+    depths = range(1, 6)
+    assert [near_the_end.perft(d) for d in depths] == [
+        plain_perft(near_the_end, d) for d in depths
+    ]
+    limited = replace(TRIPPPIN.new(seed=11), max_plies=3)
+    assert [limited.perft(d) for d in range(6)] == [plain_perft(limited, d) for d in range(6)]
+    assert limited.perft(5) == limited.perft(3)
