@@ -9,6 +9,7 @@ from typing import Any
 from parlour import __version__
 from parlour.rules import GAMES, Game, OptionError, RulesError, get_game
 from parlour.rules.dealing import MAX_BOARD_NUMBER
+from parlour.rules.game import MAX_PERFT_DEPTH
 from parlour.rules.options import ChoiceOption, parse_options
 
 
@@ -16,8 +17,8 @@ def _perft(args: argparse.Namespace) -> int:
     """Count the leaves of the game tree from a dealt board or a given position."""
     game = get_game(args.game)
     if args.position is not None:
-        if args.option or args.board is not None:
-            raise RulesError("--position says the whole position: leave out --board and --option")
+        if args.option:
+            raise RulesError("--position says the whole position: leave out --option")
         state = game.parse_position(args.position)
     else:
         seed, pairs = _board_choice(game, args.board or "0")
@@ -52,9 +53,10 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _depth(text: str) -> int:
+    """A perft depth from the command line, within what perft can count."""
     depth = int(text)
-    if depth < 0:
-        raise argparse.ArgumentTypeError("the depth must be 0 or more")
+    if not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise argparse.ArgumentTypeError(f"the depth must be from 0 to {MAX_PERFT_DEPTH}")
     return depth
 
 

@@ -50,10 +50,6 @@ class Dealer:
             if candidate < n:
                 return candidate
 
-    def choice(self, items: Sequence[T]) -> T:
-        """One item, uniformly."""
-        return items[self.below(len(items))]
-
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle in place (Fisher-Yates)."""
         for i in range(len(items) - 1, 0, -1):

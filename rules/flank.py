@@ -60,8 +60,7 @@ class FlankBoard:
         occupied = 0
         for piece in pieces:
             occupied |= piece
-        opponents = [piece for seat, piece in enumerate(pieces) if seat != mover]
-        return self._moves(pieces[mover], opponents, self.free & ~occupied)
+        return self._moves(pieces[mover], opponents(pieces, mover), self.free & ~occupied)
 
     def _moves(self, own: int, opponents: Sequence[int], empty: int) -> int:
         """Empty squares where `own` closes off a run of one opponent, in any direction.
@@ -117,11 +116,7 @@ class FlankBoard:
         return flipped
 
     def perft(self, pieces: Sequence[int], mover: int, depth: int) -> int:
-        """Leaf count `depth` plies deep; a pass is a ply and a finished game one leaf."""
-        if depth < 0:
-            raise ValueError("perft depth must be 0 or more")
-        if depth == 0:
-            return 1
+        """Leaf count `depth` (at least 1) plies deep; a pass is a ply, an end one leaf."""
         in_turn = tuple(pieces[mover:]) + tuple(pieces[:mover])
         return self._perft(in_turn, depth, 0)
 
@@ -152,6 +147,11 @@ class FlankBoard:
         return total
 
 
+def opponents(pieces: Sequence[int], seat: int) -> list[int]:
+    """The pieces of every seat but `seat`."""
+    return [piece for other, piece in enumerate(pieces) if other != seat]
+
+
 def _piece_letters(seats: Sequence[str]) -> str:
     """One letter a seat in positions: the colour's initial, upper case."""
     letters = "".join(seat[0].upper() for seat in seats)
@@ -162,47 +162,37 @@ def _piece_letters(seats: Sequence[str]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class FlankState(State[int]):
-    """A position of a flank game. Moves are square numbers (see `grid.Grid`)."""
+    """A position of a flank game. Moves are square numbers (see `grid.Grid`).
+
+    `to_move` is given as the seat whose turn comes next; a seat that cannot move is passed
+    over on construction, so `to_move` always has a move unless the game is over.
+    """
 
     game: "FlankGame"
     board: FlankBoard
     pieces: tuple[int, ...]
     """One bitboard a seat, in seat order."""
     to_move: int
-    passed: tuple[int, ...] = ()
-    last_move: int | None = None
-    flipped: int = 0
+    last_move: int | None = field(default=None, compare=False)
+    flipped: int = field(default=0, compare=False)
     """The bitboard of the pieces the last move flipped."""
-    moves_mask: int = field(default=0, compare=False)
+    passed: tuple[int, ...] = field(init=False, compare=False)
+    moves_mask: int = field(init=False, compare=False, repr=False)
     """The bitboard of the legal moves of `to_move` (0 once the game is over)."""
 
-    @classmethod
-    def begin(
-        cls, game: "FlankGame", board: FlankBoard, pieces: tuple[int, ...], first: int
-    ) -> Self:
-        """The state with `first` to move, or the first seat after it that can move."""
-        return cls._next_turn(game, board, pieces, first - 1, last_move=None, flipped=0)
-
-    @classmethod
-    def _next_turn(
-        cls,
-        game: "FlankGame",
-        board: FlankBoard,
-        pieces: tuple[int, ...],
-        mover: int,
-        *,
-        last_move: int | None,
-        flipped: int,
-    ) -> Self:
-        """The state after `mover` moved: the next seat that can move is to move."""
-        seats = len(pieces)
-        for step in range(1, seats + 1):
-            seat = (mover + step) % seats
-            moves = board.moves(pieces, seat)
+    def __post_init__(self) -> None:
+        seats = len(self.pieces)
+        for step in range(seats):
+            seat = (self.to_move + step) % seats
+            moves = self.board.moves(self.pieces, seat)
             if moves:
-                passed = tuple((mover + k) % seats for k in range(1, step))
-                return cls(game, board, pieces, seat, passed, last_move, flipped, moves)
-        return cls(game, board, pieces, (mover + 1) % seats, (), last_move, flipped, 0)
+                skipped = tuple((self.to_move + k) % seats for k in range(step))
+                object.__setattr__(self, "to_move", seat)
+                object.__setattr__(self, "passed", skipped)
+                object.__setattr__(self, "moves_mask", moves)
+                return
+        object.__setattr__(self, "passed", ())
+        object.__setattr__(self, "moves_mask", 0)
 
     @property
     def is_over(self) -> bool:
@@ -217,16 +207,14 @@ class FlankState(State[int]):
         bit = grid.bit(move) if valid else 0
         if not bit & self.moves_mask:
             raise self._refuse(grid.format_square(move) if valid else repr(move))
-        own = self.pieces[self.to_move]
-        opponents = [p for seat, p in enumerate(self.pieces) if seat != self.to_move]
-        flipped = self.board.flips(bit, own, opponents)
+        mover = self.to_move
+        flipped = self.board.flips(bit, self.pieces[mover], opponents(self.pieces, mover))
         pieces = tuple(
-            piece | flipped | bit if seat == self.to_move else piece & ~flipped
+            piece | flipped | bit if seat == mover else piece & ~flipped
             for seat, piece in enumerate(self.pieces)
         )
-        return self._next_turn(
-            self.game, self.board, pieces, self.to_move, last_move=move, flipped=flipped
-        )
+        following = (mover + 1) % len(pieces)
+        return type(self)(self.game, self.board, pieces, following, move, flipped)
 
     def _points(self, mask: int) -> int:
         """What the squares of `mask` are worth: one each, plus their values."""
@@ -242,9 +230,9 @@ class FlankState(State[int]):
         """The moves that flip the most pieces, or where squares have values, gain the most."""
         grid = self.board.grid
         own = self.pieces[self.to_move]
-        opponents = [p for seat, p in enumerate(self.pieces) if seat != self.to_move]
+        others = opponents(self.pieces, self.to_move)
         gains = {
-            move: self._points(self.board.flips(grid.bit(move), own, opponents) | grid.bit(move))
+            move: self._points(self.board.flips(grid.bit(move), own, others) | grid.bit(move))
             for move in self.legal_moves()
         }
         if not gains:
@@ -252,11 +240,7 @@ class FlankState(State[int]):
         best = max(gains.values())
         return tuple(move for move, gain in gains.items() if gain == best)
 
-    def perft(self, depth: int) -> int:
-        if depth < 0:
-            raise ValueError("perft depth must be 0 or more")
-        if self.is_over:
-            return 1
+    def _count_leaves(self, depth: int) -> int:
         return self.board.perft(self.pieces, self.to_move, depth)
 
     def parse_move(self, text: str) -> int:
@@ -370,7 +354,7 @@ class FlankGame(Game[int]):
             else:
                 first = self.seats.index(str(first_choice))
             if board.moves(pieces, first):
-                return FlankState.begin(self, board, pieces, first)
+                return FlankState(self, board, pieces, first)
         raise OptionError(f"no board could be dealt with these options: {chosen}")
 
     def parse_position(self, text: str) -> FlankState:
@@ -409,7 +393,7 @@ class FlankGame(Game[int]):
         blocked = grid.mask(sq for sq, char in enumerate(cells) if char == BLOCKED)
         values = _parse_values(fields[2], grid, blocked) if len(fields) == 3 else ()
         board = FlankBoard(grid, blocked, values)
-        return FlankState.begin(self, board, pieces, self.letters.index(fields[1]))
+        return FlankState(self, board, pieces, self.letters.index(fields[1]))
 
 
 def _parse_values(text: str, grid: Grid, blocked: int) -> tuple[int, ...]:

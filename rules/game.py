@@ -9,7 +9,7 @@ a state that is not over always has a legal move.
 from abc import ABC, abstractmethod
 from typing import Any, Generic, Self, TypeVar
 
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, RulesError
 from .jsonvalue import JsonValue
 from .options import Options, OptionSpec, OptionValue, resolve_options
 
@@ -17,7 +17,12 @@ MoveT = TypeVar("MoveT")
 
 
 class State(ABC, Generic[MoveT]):
-    """One position of a game, immutable: `play` returns a new state."""
+    """One position of a game, immutable: `play` returns a new state.
+
+    Two states are equal when the rules see them alike: the same legal moves, results and
+    future. What only reports the past (the last move, what it flipped or pushed, who was
+    passed over, recent moves kept for loop detection) does not count.
+    """
 
     __slots__ = ()
 
@@ -81,10 +86,15 @@ class State(ABC, Generic[MoveT]):
         return self.play(self.parse_move(text))
 
     def perft(self, depth: int) -> int:
-        """Leaf count of the game tree `depth` plies deep (passes are plies; an end is a leaf).
+        """Leaf count of the game tree `depth` plies deep (passes are plies; an end is a leaf)."""
+        check_perft_depth(depth)
+        if depth == 0 or self.is_over:
+            return 1
+        return self._count_leaves(depth)
 
-        Games with a faster counter override this; `plain_perft` is the definition.
-        """
+    def _count_leaves(self, depth: int) -> int:
+        """Perft of a game still going, `depth` at least 1; games with a faster counter
+        override this, and `plain_perft` is what they must agree with."""
         return plain_perft(self, depth)
 
     def _refuse(self, move_text: str) -> IllegalMoveError:
@@ -136,12 +146,15 @@ class Game(ABC, Generic[MoveT]):
 
         return get_game, (self.name,)
 
-    def seat_index(self, name: str) -> int:
-        """The seat numbered for colour `name`."""
-        try:
-            return self.seats.index(name)
-        except ValueError:
-            raise ValueError(f"{self.title} has no seat {name!r}") from None
+
+MAX_PERFT_DEPTH = 100
+"""Deeper than any count that could finish, and shallow enough for Python's call stack."""
+
+
+def check_perft_depth(depth: int) -> None:
+    """Refuse a depth perft cannot count."""
+    if not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise RulesError(f"perft depth must be from 0 to {MAX_PERFT_DEPTH}, not {depth}")
 
 
 def plain_perft(state: State[Any], depth: int) -> int:
@@ -150,8 +163,7 @@ def plain_perft(state: State[Any], depth: int) -> int:
     A pass is a ply, so a child reached through passes has that many fewer plies left; a
     finished game is one leaf whatever depth is left.
     """
-    if depth < 0:
-        raise ValueError("perft depth must be 0 or more")
+    check_perft_depth(depth)
     if depth == 0 or state.is_over:
         return 1
     total = 0

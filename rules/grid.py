@@ -62,10 +62,6 @@ class Grid:
         square_at = self._square_at
         return [square_at[position] for position in set_bits(mask)]
 
-    def square_of_bit(self, bit: int) -> int:
-        """The square of a bitboard with exactly one square set."""
-        return self._square_at[bit.bit_length() - 1]
-
     def format_square(self, square: int) -> str:
         """`a1` for the top left square."""
         row, col = divmod(square, self.cols)

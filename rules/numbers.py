@@ -5,6 +5,8 @@ import re
 from .errors import MalformedPositionError
 
 _DIGITS = re.compile(r"[0-9]{1,12}")
+MAX_PLY = 10**9
+"""The largest ply number a position may state."""
 
 
 def whole_number(text: str, lowest: int, highest: int, what: str) -> int:

@@ -89,7 +89,9 @@ OptionSpec = IntOption | ChoiceOption
 def resolve_options(specs: Sequence[OptionSpec], given: Options | None) -> dict[str, OptionValue]:
     """Every option of `specs` with its value: the given one, checked, or the default."""
     known = {spec.name: spec for spec in specs}
-    given = given or {}
+    given = {} if given is None else given
+    if not isinstance(given, Mapping) or not all(isinstance(name, str) for name in given):
+        raise OptionError(f"options are a mapping from option names to values, not {given!r}")
     unknown = sorted(set(given) - set(known))
     if unknown:
         names = ", ".join(known) or "none"

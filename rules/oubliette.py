@@ -27,7 +27,7 @@ from .errors import MalformedMoveError, MalformedPositionError
 from .game import Game, State
 from .hexgrid import AXES, BOARD, CELL_BITS, CELL_NAMES, DIRECTIONS, OFF_BOARD, shift
 from .jsonvalue import JsonValue
-from .numbers import whole_number
+from .numbers import MAX_PLY, whole_number
 from .options import ChoiceOption, IntOption, Options
 
 SEATS = ("green", "red")
@@ -36,6 +36,8 @@ EMPTY, HOLE, BLOCK = ".", "*", "#"
 NO_LIMIT = 2 * hexgrid.SIDE - 1
 """A limit as long as the longest line on the board is no limit at all."""
 MAX_WIN = 30
+"""The most ejections a position may ask for to win (boards made by hand may hold more)."""
+MAX_PLIES = 100_000
 
 
 class OublietteMove(NamedTuple):
@@ -134,16 +136,19 @@ def _outcomes(own: int, opp: int, holes: int, blocks: int, limit: int) -> Iterat
     for moving, length, axis, direction, pushed in _move_sets(own, opp, holes, blocks, limit):
         tails = moving
         span = _LINE_SPANS[length, axis]
-        inline = direction in (axis, -axis)
+        if direction not in (axis, -axis):
+            while tails:
+                tail = tails & -tails
+                tails ^= tail
+                line = tail * span
+                yield _Outcome(line, direction, own ^ line ^ shift(line, direction), opp, 0, False)
+            continue
         ahead = length * axis if direction > 0 else -axis
         rear = 0 if direction > 0 else (length - 1) * axis
         while tails:
             tail = tails & -tails
             tails ^= tail
             line = tail * span
-            if not inline:
-                yield _Outcome(line, direction, own ^ line ^ shift(line, direction), opp, 0, False)
-                continue
             front = shift(tail, ahead)
             moved = own ^ shift(tail, rear) ^ front
             if not pushed:
@@ -200,46 +205,23 @@ class OublietteState(State[OublietteMove]):
     ejected: tuple[int, int] = (0, 0)
     """How many opponent pieces each seat has ejected."""
     ply: int = 0
-    last_move: OublietteMove | None = None
-    last_pushed: int = 0
+    last_move: OublietteMove | None = field(default=None, compare=False)
+    last_pushed: int = field(default=0, compare=False)
     """How many opponent pieces the last move pushed."""
-    last_ejected: bool = False
-    passed: tuple[int, ...] = ()
-    move_count: int = field(default=0, compare=False)
+    last_ejected: bool = field(default=False, compare=False)
+    passed: tuple[int, ...] = field(default=(), init=False, compare=False)
+    move_count: int = field(init=False, compare=False, repr=False)
     """How many legal moves the seat to move has."""
-    _table: dict[OublietteMove, _Outcome] | None = field(default=None, compare=False, repr=False)
+    _table: dict[OublietteMove, _Outcome] | None = field(
+        default=None, init=False, compare=False, repr=False
+    )
     """The legal moves and where each leads, worked out when first asked for."""
 
-    @classmethod
-    def make(
-        cls,
-        game: "OublietteGame",
-        layout: Layout,
-        pieces: tuple[int, int],
-        to_move: int,
-        ejected: tuple[int, int] = (0, 0),
-        *,
-        ply: int = 0,
-        last_move: OublietteMove | None = None,
-        last_pushed: int = 0,
-        last_ejected: bool = False,
-    ) -> Self:
-        """A state with its legal moves counted."""
-        own, opp = pieces[to_move], pieces[1 - to_move]
+    def __post_init__(self) -> None:
+        own, opp = self._own_opp()
+        layout = self.layout
         count = _count(own, opp, layout.holes, layout.blocks, layout.limit)
-        return cls(
-            game,
-            layout,
-            pieces,
-            to_move,
-            ejected,
-            ply,
-            last_move,
-            last_pushed,
-            last_ejected,
-            (),
-            count,
-        )
+        object.__setattr__(self, "move_count", count)
 
     def _decided(self) -> bool:
         """Whether the game ended on ejections or the ply limit (before looking at moves)."""
@@ -260,6 +242,7 @@ class OublietteState(State[OublietteMove]):
         return (1 - self.to_move,) if not self.move_count else ()
 
     def _own_opp(self) -> tuple[int, int]:
+        """The pieces of the seat to move, then the other seat's."""
         return self.pieces[self.to_move], self.pieces[1 - self.to_move]
 
     def _outcomes(self) -> dict[OublietteMove, _Outcome]:
@@ -280,28 +263,39 @@ class OublietteState(State[OublietteMove]):
         return tuple(self._outcomes())
 
     def play(self, move: OublietteMove) -> Self:
+        table = self._outcomes()
         try:
-            found = self._outcomes().get(move)
+            found = table.get(move)
         except TypeError:
             found = None
         if found is None:
-            shown = self.format_move(move) if isinstance(move, OublietteMove) else repr(move)
-            raise self._refuse(shown)
+            raise self._refuse(self._describe(move))
         mover = self.to_move
         pieces = (found.own, found.opp) if mover == 0 else (found.opp, found.own)
         ejected = list(self.ejected)
         ejected[mover] += found.ejects
-        return self.make(
+        return type(self)(
             self.game,
             self.layout,
             pieces,
             1 - mover,
             (ejected[0], ejected[1]),
-            ply=self.ply + 1,
-            last_move=move,
-            last_pushed=found.pushed,
-            last_ejected=found.ejects,
+            self.ply + 1,
+            move,
+            found.pushed,
+            found.ejects,
         )
+
+    def _describe(self, move: object) -> str:
+        """A move in notation if it is shaped like one, else as Python shows it."""
+        if (
+            isinstance(move, OublietteMove)
+            and move.cells
+            and all(isinstance(c, int) and 0 <= c < hexgrid.CELL_COUNT for c in move.cells)
+            and move.direction in DIRECTIONS
+        ):
+            return self.format_move(move)
+        return repr(move)
 
     def scores(self) -> tuple[int, ...]:
         return self.ejected
@@ -313,11 +307,7 @@ class OublietteState(State[OublietteMove]):
         best = max(gains.values(), default=0)
         return tuple(move for move, gain in gains.items() if gain == best)
 
-    def perft(self, depth: int) -> int:
-        if depth < 0:
-            raise ValueError("perft depth must be 0 or more")
-        if depth == 0 or self.is_over:
-            return 1
+    def _count_leaves(self, depth: int) -> int:
         own, opp = self._own_opp()
         mover = self.to_move
         plies_left = self.layout.max_plies - self.ply if self.layout.max_plies else -1
@@ -363,16 +353,16 @@ class OublietteState(State[OublietteMove]):
         ]
 
     def format_position(self) -> str:
-        """Rows from the top joined by `/`, the seat to move, ejections, limit and win.
+        """Rows from the top joined by `/`, the seat to move, ejections, limit, win, plies.
 
         The default start: `RRRRR/RRRRRR/..RRR../......../....*..../......../..GGG../GGGGGG/GGGGG
-        G 0:0 9 6` (on one line): green has ejected 0 and red 0, a move may move up to 9
-        pieces (no limit), and 6 ejections win.
+        G 0:0 9 6 0 0` (on one line): green has ejected 0 and red 0, a move may move up to 9
+        pieces (no limit), 6 ejections win, no ply has been played, and no ply limit is set.
         """
         layout = self.layout
         return (
             f"{'/'.join(self.rows())} {LETTERS[self.to_move]} {self.ejected[0]}:{self.ejected[1]}"
-            f" {layout.limit} {layout.win}"
+            f" {layout.limit} {layout.win} {self.ply} {layout.max_plies}"
         )
 
     def observation(self, seat: int | None = None) -> dict[str, JsonValue]:
@@ -429,6 +419,7 @@ def _perft(
 
 
 def _cells(names: str) -> int:
+    """The bitboard of the cells named, space separated."""
     return hexgrid.mask([hexgrid.parse_cell(name) for name in names.split()])
 
 
@@ -440,6 +431,8 @@ BELGIAN_DAISY = (
     _cells("a1 a2 b1 b2 b3 c2 c3 g7 g8 h7 h8 h9 i8 i9"),
     _cells("a4 a5 b4 b5 b6 c5 c6 g4 g5 h4 h5 h6 i5 i6"),
 )
+PIECES = STANDARD[0].bit_count()
+"""Pieces a side on every board Oubliette deals, so the most ejections a game can need."""
 PRESETS: dict[str, tuple[tuple[int, int], Layout]] = {
     "oubliette": (STANDARD, Layout(holes=_cells("e5"))),
     "abalone": (STANDARD, Layout(limit=3)),
@@ -458,8 +451,8 @@ class OublietteGame(Game[OublietteMove]):
     option_specs = (
         ChoiceOption("board", "oubliette", tuple(PRESETS), "the starting board"),
         IntOption("limit", 0, 0, NO_LIMIT, "most pieces a move may move; 0: the board's own"),
-        IntOption("eject", 6, 1, MAX_WIN, "ejections that win"),
-        IntOption("max_plies", 0, 0, 100_000, "plies after which the game is drawn; 0: never"),
+        IntOption("eject", 6, 1, PIECES, "ejections that win"),
+        IntOption("max_plies", 0, 0, MAX_PLIES, "plies after which the game is drawn; 0: never"),
     )
 
     def new(self, options: Options | None = None, seed: int = 0) -> OublietteState:
@@ -471,16 +464,19 @@ class OublietteGame(Game[OublietteMove]):
         layout = Layout(
             preset.holes, preset.blocks, limit, int(chosen["eject"]), int(chosen["max_plies"])
         )
-        return OublietteState.make(self, layout, pieces, 0)
+        return OublietteState(self, layout, pieces, 0)
 
     def parse_position(self, text: str) -> OublietteState:
+        """Read `format_position`'s text; the ply and the ply limit may be left off (0 0)."""
         fields = text.split()
-        if len(fields) != 5:
+        if len(fields) not in (5, 7):
             raise MalformedPositionError(
                 "a position is the rows from the top joined by '/', the seat to move (G or R),"
-                " the ejections as green:red, the limit and the ejections that win"
+                " the ejections as green:red, the limit, the ejections that win, and"
+                " optionally the ply and the ply limit"
             )
-        board, letter, ejections, limit, win = fields
+        board, letter, ejections, limit, win = fields[:5]
+        ply, max_plies = fields[5:] or ("0", "0")
         rows = board.split("/")
         lengths = [len(row) for row in hexgrid.ROWS_FROM_TOP]
         if [len(row) for row in rows] != lengths:
@@ -497,8 +493,9 @@ class OublietteGame(Game[OublietteMove]):
             )
 
         def where(mark: str) -> int:
+            """The bitboard of the cells marked `mark`."""
             return hexgrid.mask(
-                [cell for cell, char in zip(cells, marks, strict=True) if char == mark]
+                cell for cell, char in zip(cells, marks, strict=True) if char == mark
             )
 
         if letter not in ("G", "R"):
@@ -515,9 +512,13 @@ class OublietteGame(Game[OublietteMove]):
             where(BLOCK),
             whole_number(limit, 1, NO_LIMIT, "the limit"),
             whole_number(win, 1, MAX_WIN, "the ejections that win"),
+            whole_number(max_plies, 0, MAX_PLIES, "the ply limit"),
         )
+        if min(ejected) >= layout.win:
+            raise MalformedPositionError("both sides cannot have ejected enough to win")
         pieces = (where("G"), where("R"))
-        return OublietteState.make(self, layout, pieces, LETTERS.index(letter), ejected)
+        played = whole_number(ply, 0, MAX_PLY, "the ply")
+        return OublietteState(self, layout, pieces, LETTERS.index(letter), ejected, played)
 
 
 OUBLIETTE = OublietteGame()

@@ -24,7 +24,7 @@ from .errors import MalformedMoveError, MalformedPositionError
 from .game import Game, State
 from .grid import Grid
 from .jsonvalue import JsonValue
-from .numbers import whole_number
+from .numbers import MAX_PLY, whole_number
 from .options import ChoiceOption, IntOption, Options
 
 SEATS = ("blue", "grey")
@@ -55,8 +55,8 @@ ROUTES = (
 """Each seat's targets in order: the circles round the board, then the other's start."""
 GOAL = len(ROUTES[0])
 
-MAX_PLY = 10**9
-"""The largest ply a position may state."""
+MAX_PLIES = 100_000
+"""The largest ply limit the option and positions accept."""
 MAX_LOOP = 40
 """The longest repeated move sequence `looping_moves` notices, in plies."""
 
@@ -87,6 +87,11 @@ REACH = tuple(
 """`REACH[square][arrows]`: the squares one step from `square` in the directions of `arrows`."""
 
 
+def _steps(tiles: tuple[int, ...], here: int, there: int) -> list[int]:
+    """Where the piece on `here` may step: as the arrows under `there` allow, not onto it."""
+    return [square for square in REACH[here][tiles[there] or ALL_DIRECTIONS] if square != there]
+
+
 def deal_tiles(seed: int) -> tuple[int, ...]:
     """Every square's arrow mask for board number `seed`; fixed squares get none."""
     masks = [*ARROW_MASKS, *[0] * BLANK_TILES]
@@ -109,7 +114,7 @@ def _direction_names(mask: int) -> list[JsonValue]:
 
 @dataclass(frozen=True, slots=True)
 class TripppinState(State[int]):
-    """A position of Tripppin, with a link back to the one before it."""
+    """A position of Tripppin, with the last moves that led to it for loop detection."""
 
     game: "TripppinGame"
     tiles: tuple[int, ...]
@@ -133,15 +138,10 @@ class TripppinState(State[int]):
     """The winners once the game is over (both seats for a draw); empty while playing."""
 
     def __post_init__(self) -> None:
-        steps = tuple(sorted(self._step_to(d) for d in self._open_directions()))
+        here, there = self.pieces[self.to_move], self.pieces[1 - self.to_move]
+        steps = tuple(sorted(_steps(self.tiles, here, there)))
         object.__setattr__(self, "steps", steps)
         object.__setattr__(self, "result", self._result(steps))
-
-    def _step_to(self, direction: int) -> int:
-        """The square the mover reaches stepping in an open `direction`."""
-        square = NEIGHBOURS[self.pieces[self.to_move]][direction]
-        assert square is not None
-        return square
 
     def _open_directions(self) -> list[int]:
         """The directions the seat to move may step in: allowed, on the board, not occupied."""
@@ -217,14 +217,6 @@ class TripppinState(State[int]):
         nearest = min(distances.values())
         return tuple(move for move in moves if distances[move] == nearest)
 
-    def moves_played(self) -> tuple[int, ...]:
-        """The moves that led here, oldest first: at most the last 2 x MAX_LOOP of them.
-
-        A bounded window keeps states small however long a game runs; a position read from
-        text has none.
-        """
-        return self.recent
-
     def looping_moves(self) -> tuple[int, ...]:
         """The legal moves that would start a third run of a sequence just played twice.
 
@@ -238,11 +230,7 @@ class TripppinState(State[int]):
         }
         return tuple(move for move in self.legal_moves() if move in looping)
 
-    def perft(self, depth: int) -> int:
-        if depth < 0:
-            raise ValueError("perft depth must be 0 or more")
-        if depth == 0 or self.is_over:
-            return 1
+    def _count_leaves(self, depth: int) -> int:
         plies_left = self.max_plies - self.ply if self.max_plies else -1
         return _perft(
             self.tiles,
@@ -274,9 +262,10 @@ class TripppinState(State[int]):
         return GRID.format_square(move)
 
     def format_position(self) -> str:
-        """Tile rows of hex masks joined by `/`, each piece as `square:progress`, seat, ply.
+        """Tile rows of hex masks joined by `/`, each piece as `square:progress`, the seat to
+        move, the ply and the ply limit (0: none).
 
-        The blank board's start: `0000000000000000/.../0000000000000000 e8:0 d8:0 B 0`
+        The blank board's start: `0000000000000000/.../0000000000000000 e8:0 d8:0 B 0 0`
         """
         rows = (
             "".join(f"{mask:02x}" for mask in self.tiles[row * SIZE : (row + 1) * SIZE])
@@ -286,7 +275,8 @@ class TripppinState(State[int]):
             f"{GRID.format_square(square)}:{count}"
             for square, count in zip(self.pieces, self.progress, strict=True)
         )
-        return " ".join(["/".join(rows), *pieces, LETTERS[self.to_move], str(self.ply)])
+        fields = ["/".join(rows), *pieces, LETTERS[self.to_move], str(self.ply)]
+        return " ".join([*fields, str(self.max_plies)])
 
     def observation(self, seat: int | None = None) -> dict[str, JsonValue]:
         """Everything is in view of both seats, so `seat` changes nothing."""
@@ -340,7 +330,7 @@ def _perft(
 ) -> int:
     """Perft of a game still going with `mover` to move; `plies_left` is negative for no limit."""
     here, there = pieces[mover], pieces[1 - mover]
-    steps = [square for square in REACH[here][tiles[there] or ALL_DIRECTIONS] if square != there]
+    steps = _steps(tiles, here, there)
     if depth == 1 or not steps:
         return len(steps) or 1
     target = ROUTES[mover][progress[mover]]
@@ -375,7 +365,7 @@ class TripppinGame(Game[int]):
             "max_plies",
             0,
             0,
-            100_000,
+            MAX_PLIES,
             "plies after which an unfinished game is drawn (0 for no limit)",
         ),
     )
@@ -394,12 +384,12 @@ class TripppinGame(Game[int]):
         )
 
     def parse_position(self, text: str) -> TripppinState:
-        """Read `format_position`'s text; the position has no history and no ply limit."""
+        """Read `format_position`'s text (the ply limit may be left off); no history."""
         fields = text.split()
-        if len(fields) != 5:
+        if len(fields) not in (5, 6):
             raise MalformedPositionError(
-                "a position is five fields: the tile rows joined by '/', blue's and grey's"
-                " square:progress, the letter of the seat to move (B or G) and the ply"
+                "a position is the tile rows joined by '/', blue's and grey's square:progress,"
+                " the letter of the seat to move (B or G), the ply and optionally the ply limit"
             )
         tiles = _parse_tiles(fields[0])
         blue = _parse_piece(fields[1], SEATS[0])
@@ -415,6 +405,8 @@ class TripppinGame(Game[int]):
                 f"{fields[3]!r} is not a seat: the seat to move is B (blue) or G (grey)"
             )
         ply = whole_number(fields[4], 0, MAX_PLY, "the ply")
+        limit = fields[5] if len(fields) == 6 else "0"
+        max_plies = whole_number(limit, 0, MAX_PLIES, "the ply limit")
         return TripppinState(
             self,
             tiles,
@@ -422,6 +414,7 @@ class TripppinGame(Game[int]):
             (blue[1], grey[1]),
             LETTERS.index(fields[3]),
             ply,
+            max_plies=max_plies,
         )
 
 

@@ -40,7 +40,7 @@ def test_perft_reads_a_position(capsys: pytest.CaptureFixture[str]) -> None:
         (["perft", "othello", "--position", "B. X", "--depth", "1"], "'X' is not a seat"),
         (
             ["perft", "numlo", "--position", "BR. B", "--option", "rows=5", "--depth", "1"],
-            "leave out --board and --option",
+            "leave out --option",
         ),
     ],
 )

@@ -1,10 +1,8 @@
 """Options: defaults, bounds and types are checked before anything is dealt."""
 
-import json
-
 import pytest
 
-from parlour.rules import GAMES, OptionError, get_game
+from parlour.rules import OptionError, get_game
 from parlour.rules.options import parse_options
 
 
@@ -58,10 +56,7 @@ def test_options_parse_from_command_line_text() -> None:
             parse_options(specs, [bad])
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_descriptions_are_json(name: str) -> None:
-    described = GAMES[name].describe()
-    assert json.loads(json.dumps(described)) == described
-    names = [spec.describe()["name"] for spec in GAMES[name].option_specs]
-    assert described["options"] == [spec.describe() for spec in GAMES[name].option_specs]
-    assert len(set(names)) == len(names)
+@pytest.mark.parametrize("given", [5, ["rows"], "rows=5", {1: 2}, {"rows": 5, 7: 1}])
+def test_options_must_be_a_mapping_of_names(given: object) -> None:
+    with pytest.raises(OptionError, match="options are a mapping from option names"):
+        get_game("tribolo").new(given)  # type: ignore[arg-type]

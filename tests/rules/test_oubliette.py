@@ -1,5 +1,6 @@
 """Oubliette: every rule of the seed text (oubliette.md) as a position and its result."""
 
+import dataclasses
 import json
 
 import pytest
@@ -7,7 +8,7 @@ import pytest
 from parlour.rules import IllegalMoveError, MalformedMoveError, MalformedPositionError
 from parlour.rules.game import plain_perft
 from parlour.rules.hexgrid import CELL_NAMES, ROWS_FROM_TOP
-from parlour.rules.oubliette import OUBLIETTE, OublietteState
+from parlour.rules.oubliette import OUBLIETTE, OublietteMove, OublietteState
 
 
 def position(
@@ -170,7 +171,7 @@ def test_six_ejections_win() -> None:
 
 
 def test_the_ejections_that_win_are_an_option() -> None:
-    assert OUBLIETTE.new({"eject": 2}).format_position().endswith(" 9 2")
+    assert OUBLIETTE.new({"eject": 2}).format_position().endswith(" 9 2 0 0")
     state = position("e7 e8", "e9 a1", win=1)
     assert state.play_text("e7-e8 e").winners() == (0,)
 
@@ -188,6 +189,33 @@ def test_the_ply_limit_draws() -> None:
     state = state.play_text("c3-c5 ne").play_text("g5-g7 sw")
     assert state.is_over
     assert state.winners() == (0, 1)
+    read_back = OUBLIETTE.parse_position(state.format_position())
+    assert (read_back.is_over, read_back.winners(), read_back.ply) == (True, (0, 1), 2)
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        OublietteMove((100,), "e"),
+        OublietteMove((), "e"),
+        OublietteMove(("x",), "e"),  # type: ignore[arg-type]
+        OublietteMove((0,), "up"),
+        OublietteMove(([0],), "e"),  # type: ignore[arg-type]
+        ((0, 1), "e"),
+    ],
+)
+def test_malformed_moves_are_illegal_not_crashes(move: OublietteMove) -> None:
+    with pytest.raises(IllegalMoveError, match="is not a legal move for green"):
+        OUBLIETTE.new().play(move)
+
+
+def test_a_state_rebuilt_with_another_seat_to_move_lists_that_seats_moves() -> None:
+    start = OUBLIETTE.new()
+    reds_turn = dataclasses.replace(start, to_move=1)
+    written = OUBLIETTE.parse_position(start.format_position().replace(" G ", " R ", 1))
+    assert set(reds_turn.legal_moves()) == set(written.legal_moves())
+    assert reds_turn.move_count == 44
+    assert not reds_turn.is_over
 
 
 def test_presets_set_the_limit_unless_the_option_does() -> None:
@@ -228,6 +256,10 @@ START = "RRRRR/RRRRRR/..RRR../......../....*..../......../..GGG../GGGGGG/GGGGG"
     ("text", "message"),
     [
         (f"{START} G 0:0 9", "a position is"),
+        (f"{START} G 0:0 9 6 0", "a position is"),
+        (f"{START} G 6:6 9 6", "both sides cannot have ejected enough to win"),
+        (f"{START} G 0:0 9 6 -1 0", "the ply must be a whole number"),
+        (f"{START} G 0:0 9 6 0 100001", "the ply limit must be a whole number from 0 to 100000"),
         ("RRRRR/RRRRRR G 0:0 9 6", "rows of 5, 6, 7, 8, 9, 8, 7, 6, 5"),
         (f"{START.replace('*', 'x')} G 0:0 9 6", "'x' is not a cell"),
         (f"{START} B 0:0 9 6", "'B' is not a seat"),
@@ -246,7 +278,7 @@ def test_bad_positions(text: str, message: str) -> None:
 
 
 def test_the_default_start_is_written_as_documented() -> None:
-    assert OUBLIETTE.new().format_position() == f"{START} G 0:0 9 6"
+    assert OUBLIETTE.new().format_position() == f"{START} G 0:0 9 6 0 0"
 
 
 def test_best_hint_prefers_ejecting_then_pushing() -> None:

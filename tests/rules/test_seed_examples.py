@@ -4,6 +4,8 @@ In the texts a lower-case letter marks the square being played. Here that square
 in the position, and the move is played on it.
 """
 
+import dataclasses
+
 import pytest
 
 from parlour.rules import IllegalMoveError
@@ -124,3 +126,17 @@ def test_the_game_ends_when_nobody_can_move() -> None:
     stuck = FLANK_GAMES["tribolo"].parse_position("B.R/.../G.. R")
     assert stuck.is_over
     assert stuck.winners() == (0, 1, 2)
+
+
+def test_a_state_rebuilt_with_other_pieces_passes_and_moves_by_them() -> None:
+    start = FLANK_GAMES["othello"].new()
+    whites_turn = dataclasses.replace(start, to_move=1)
+    assert [whites_turn.format_move(m) for m in whites_turn.legal_moves()] == [
+        "e3",
+        "f4",
+        "c5",
+        "d6",
+    ]
+    stuck = dataclasses.replace(start, pieces=(start.pieces[0] | start.pieces[1], 0))
+    assert stuck.is_over
+    assert stuck.winners() == (0,)

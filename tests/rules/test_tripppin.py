@@ -208,7 +208,6 @@ def test_blue_is_the_right_piece_and_moves_first_by_default() -> None:
     assert state.to_move == BLUE
     assert state.pieces == (sq("e8"), sq("d8"))
     assert state.observation()["pieces"] == {"blue": "e8", "grey": "d8"}
-    assert TRIPPPIN.highest_score_wins is False
 
 
 def test_the_first_option_chooses_who_starts() -> None:
@@ -245,7 +244,7 @@ def test_a_move_sequence_played_twice_makes_its_first_move_looping() -> None:
         assert state.looping_moves() == ()
         state = state.play_text(text)
     assert state.looping_moves() == (sq("e7"),)
-    assert state.moves_played() == tuple(sq(text) for text in cycle * 2)
+    assert state.recent == tuple(sq(text) for text in cycle * 2)
     # Once blue starts the third run, grey's next move in it is the looping one.
     assert state.play_text("e7").looping_moves() == (sq("d7"),)
     # A different move breaks the loop; the computer's rule does not bind `play`.
@@ -280,7 +279,7 @@ def test_loops_up_to_forty_plies_are_noticed(steps: int, looping: tuple[str, ...
 def test_equal_positions_are_equal_whatever_their_history() -> None:
     one = position().play_text("f7").play_text("c7").play_text("e7")
     other = position().play_text("d7").play_text("c7").play_text("e7")
-    assert one.moves_played() != other.moves_played()
+    assert one.recent != other.recent
     assert one == other
     assert hash(one) == hash(other)
     assert "recent" not in repr(one)
@@ -288,14 +287,14 @@ def test_equal_positions_are_equal_whatever_their_history() -> None:
 
 def test_moves_played_starts_where_the_history_starts() -> None:
     state = TRIPPPIN.new(seed=9)
-    assert state.moves_played() == ()
+    assert state.recent == ()
     played = []
     for _ in range(6):
         move = state.legal_moves()[-1]
         played.append(move)
         state = state.play(move)
-    assert state.moves_played() == tuple(played)
-    assert TRIPPPIN.parse_position(state.format_position()).moves_played() == ()
+    assert state.recent == tuple(played)
+    assert TRIPPPIN.parse_position(state.format_position()).recent == ()
 
 
 def test_history_keeps_the_eighty_plies_loop_detection_reads() -> None:
@@ -303,7 +302,7 @@ def test_history_keeps_the_eighty_plies_loop_detection_reads() -> None:
     cycle = ["e7", "d7", "e8", "d8"]
     for ply in range(200):
         state = state.play_text(cycle[ply % 4])
-    assert state.moves_played() == tuple(sq(cycle[ply % 4]) for ply in range(120, 200))
+    assert state.recent == tuple(sq(cycle[ply % 4]) for ply in range(120, 200))
     assert state.looping_moves() == (sq("e7"),)
 
 
@@ -314,7 +313,7 @@ def test_a_long_game_pickles_without_deep_nesting() -> None:
         state = state.play_text(cycle[ply % 4])
     copied = pickle.loads(pickle.dumps(state))
     assert copied == state
-    assert copied.moves_played() == state.moves_played()
+    assert copied.recent == state.recent
     assert copied.looping_moves() == state.looping_moves()
 
 
@@ -371,7 +370,7 @@ def test_play_never_changes_the_state_it_is_called_on() -> None:
     before = state.format_position()
     after = state.play(state.legal_moves()[0])
     assert state.format_position() == before
-    assert after.moves_played() == (*state.moves_played(), after.last_move)
+    assert after.recent == (*state.recent, after.last_move)
     assert after.ply == 1
     assert state.passed == after.passed == ()
 
@@ -384,7 +383,7 @@ def test_positions_read_back() -> None:
         )
         state = state.play(state.best_moves()[0])
     read = TRIPPPIN.parse_position(state.format_position())
-    assert read.moves_played() == ()
+    assert read.recent == ()
     assert read.ply == 7
     assert read.tiles == state.tiles
     assert read.pieces == state.pieces
@@ -392,15 +391,15 @@ def test_positions_read_back() -> None:
 
 def test_the_blank_start_is_written_as_documented() -> None:
     rows = "/".join(["0" * 16] * 8)
-    assert position().format_position() == f"{rows} e8:0 d8:0 B 0"
-    assert TRIPPPIN.new(seed=0).format_position().split()[1:] == ["e8:0", "d8:0", "B", "0"]
+    assert position().format_position() == f"{rows} e8:0 d8:0 B 0 0"
+    assert TRIPPPIN.new(seed=0).format_position().split()[1:] == ["e8:0", "d8:0", "B", "0", "0"]
 
 
 def test_any_arrow_mask_reads_back_on_a_dealt_square() -> None:
     state = position({"a1": "n ne e se s sw w nw", "h1": "e"}, blue="a1:3", grey="h8:2", ply=12)
     text = state.format_position()
     assert text.startswith("ff000000000000" + "04/")
-    assert text.endswith(" a1:3 h8:2 B 12")
+    assert text.endswith(" a1:3 h8:2 B 12 0")
     assert TRIPPPIN.parse_position(text).format_position() == text
 
 
@@ -410,9 +409,11 @@ GOOD_TILES = "/".join(["0" * 16] * 8)
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("", "a position is five fields"),
-        (f"{GOOD_TILES} e8:0 d8:0 B", "a position is five fields"),
-        (f"{GOOD_TILES} e8:0 d8:0 B 0 x", "a position is five fields"),
+        ("", "a position is the tile rows"),
+        (f"{GOOD_TILES} e8:0 d8:0 B", "a position is the tile rows"),
+        (f"{GOOD_TILES} e8:0 d8:0 B 0 0 x", "a position is the tile rows"),
+        (f"{GOOD_TILES} e8:0 d8:0 B 0 x", "the ply limit must be a whole number"),
+        (f"{GOOD_TILES} e8:0 d8:0 B 0 100001", "the ply limit must be a whole number"),
         ("/".join(["0" * 16] * 7) + " e8:0 d8:0 B 0", "8 rows joined by '/', not 7"),
         ("/".join(["0" * 16] * 9) + " e8:0 d8:0 B 0", "8 rows joined by '/', not 9"),
         ("0" * 14 + "/" + "/".join(["0" * 16] * 7) + " e8:0 d8:0 B 0", "16 characters"),
@@ -488,7 +489,8 @@ def test_small_perft_counts() -> None:
     assert start.perft(1) == 4
     # After d7 or e7 grey has 4 moves; after f7 or f8 it has all 5 of d8's.
     assert start.perft(2) == 18
-    assert TRIPPPIN.new(seed=2).perft(3) > 0
+    dealt = TRIPPPIN.new(seed=2)
+    assert [dealt.perft(d) for d in range(5)] == [plain_perft(dealt, d) for d in range(5)]
 
 
 def test_fast_perft_counts_wins_and_stuck_players_like_the_plain_walk() -> None:
