@@ -24,6 +24,7 @@ def first_option(seats: tuple[str, ...]) -> ChoiceOption:
 
 
 def _grid(options: dict[str, OptionValue]) -> Grid:
+    """The board shape the rows and cols options ask for."""
     return Grid(int(options["rows"]), int(options["cols"]))
 
 

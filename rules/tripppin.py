@@ -126,7 +126,7 @@ class TripppinState(State[int]):
     to_move: int
     ply: int = 0
     """Plies played since the start."""
-    last_move: int | None = None
+    last_move: int | None = field(default=None, compare=False)
     max_plies: int = 0
     """The ply at which an unfinished game is drawn; 0 for no limit."""
     recent: tuple[int, ...] = field(default=(), compare=False, repr=False)
