@@ -120,7 +120,7 @@ def cases(boards: list[int]) -> list[Case]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3, help="timings per case (best counts)")
+    parser.add_argument("--repeat", type=int, default=5, help="timings per case (best counts)")
     parser.add_argument("--seconds", type=float, default=1.0, help="deepen until a run takes this")
     parser.add_argument("--boards", type=int, nargs="+", default=[1, 2, 3], help="board numbers")
     parser.add_argument("--games", nargs="+", help="only these games (othello always runs)")
