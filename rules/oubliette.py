@@ -292,6 +292,7 @@ class OublietteState(State[OublietteMove]):
             isinstance(move, OublietteMove)
             and move.cells
             and all(isinstance(c, int) and 0 <= c < hexgrid.CELL_COUNT for c in move.cells)
+            and isinstance(move.direction, str)
             and move.direction in DIRECTIONS
         ):
             return self.format_move(move)

@@ -201,6 +201,7 @@ def test_the_ply_limit_draws() -> None:
         OublietteMove(("x",), "e"),  # type: ignore[arg-type]
         OublietteMove((0,), "up"),
         OublietteMove(([0],), "e"),  # type: ignore[arg-type]
+        OublietteMove((0,), ["e"]),  # type: ignore[arg-type]
         ((0, 1), "e"),
     ],
 )
