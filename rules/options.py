@@ -86,6 +86,13 @@ class ChoiceOption:
 OptionSpec = IntOption | ChoiceOption
 
 
+def _unknown_option(name: str, known: Mapping[str, OptionSpec]) -> OptionError:
+    """The error for an option the game does not have, naming those it has."""
+    return OptionError(
+        f"unknown option {name!r} (this game's options: {', '.join(known) or 'none'})"
+    )
+
+
 def resolve_options(specs: Sequence[OptionSpec], given: Options | None) -> dict[str, OptionValue]:
     """Every option of `specs` with its value: the given one, checked, or the default."""
     known = {spec.name: spec for spec in specs}
@@ -94,8 +101,7 @@ def resolve_options(specs: Sequence[OptionSpec], given: Options | None) -> dict[
         raise OptionError(f"options are a mapping from option names to values, not {given!r}")
     unknown = sorted(set(given) - set(known))
     if unknown:
-        names = ", ".join(known) or "none"
-        raise OptionError(f"unknown option {unknown[0]!r} (this game's options: {names})")
+        raise _unknown_option(unknown[0], known)
     return {
         name: spec.check(given[name]) if name in given else spec.default
         for name, spec in known.items()
@@ -112,7 +118,6 @@ def parse_options(specs: Sequence[OptionSpec], pairs: Sequence[str]) -> dict[str
         if not equals:
             raise OptionError(f"an option is written KEY=VALUE, not {pair!r}")
         if name not in known:
-            names = ", ".join(known) or "none"
-            raise OptionError(f"unknown option {name!r} (this game's options: {names})")
+            raise _unknown_option(name, known)
         parsed[name] = known[name].parse(text)
     return parsed

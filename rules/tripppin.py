@@ -144,15 +144,9 @@ class TripppinState(State[int]):
         object.__setattr__(self, "result", self._result(steps))
 
     def _open_directions(self) -> list[int]:
-        """The directions the seat to move may step in: allowed, on the board, not occupied."""
-        there = self.pieces[1 - self.to_move]
-        allowed = self.tiles[there] or ALL_DIRECTIONS
+        """The directions of the squares the seat to move may step to."""
         neighbours = NEIGHBOURS[self.pieces[self.to_move]]
-        return [
-            d
-            for d, square in enumerate(neighbours)
-            if allowed >> d & 1 and square is not None and square != there
-        ]
+        return [d for d, square in enumerate(neighbours) if square in self.steps]
 
     def _result(self, steps: tuple[int, ...]) -> tuple[int, ...]:
         """Who has won: a finished route first, then a stuck mover loses, then the ply limit."""
