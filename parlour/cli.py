@@ -1,9 +1,12 @@
 """The `parlour` command: one entry point, a subcommand for each job."""
 
 import argparse
+import asyncio
+import logging
 import re
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from parlour import __version__
@@ -11,6 +14,12 @@ from parlour.rules import GAMES, Game, OptionError, RulesError, get_game
 from parlour.rules.dealing import MAX_BOARD_NUMBER
 from parlour.rules.game import MAX_PERFT_DEPTH
 from parlour.rules.options import ChoiceOption, parse_options
+
+DEFAULT_PORT = 8765
+
+
+class CommandError(Exception):
+    """A command that cannot run as asked; printed as one line."""
 
 
 def _perft(args: argparse.Namespace) -> int:
@@ -52,6 +61,42 @@ def _games(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    """Run the game server until SIGTERM or SIGINT."""
+    from parlour.server import ServerConfig  # noqa: PLC0415 (only `serve` needs the server)
+    from parlour.server.serve import data_directory, serve  # noqa: PLC0415
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        data_dir = data_directory(args.data_dir)
+    except OSError as error:
+        raise CommandError(f"cannot use the data directory {args.data_dir}: {error}") from None
+    config = ServerConfig(
+        host=args.host, port=args.port, data_dir=data_dir, bot_pause=args.bot_pause
+    )
+    try:
+        asyncio.run(serve(config))
+    except OSError as error:
+        raise CommandError(f"cannot listen on {args.host}:{args.port}: {error}") from None
+    return 0
+
+
+def _port(text: str) -> int:
+    """A TCP port from the command line; 0 lets the system pick a free one."""
+    port = int(text)
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError("the port must be from 0 to 65535")
+    return port
+
+
+def _pause(text: str) -> float:
+    """Seconds from the command line, from 0 to 10."""
+    seconds = float(text)
+    if not 0 <= seconds <= 10:
+        raise argparse.ArgumentTypeError("the pause must be from 0 to 10 seconds")
+    return seconds
+
+
 def _depth(text: str) -> int:
     """A perft depth from the command line, within what perft can count."""
     depth = int(text)
@@ -88,6 +133,38 @@ def build_parser() -> argparse.ArgumentParser:
     )
     perft.add_argument("--depth", type=_depth, required=True, metavar="D", help="plies to count")
     perft.set_defaults(run=_perft)
+
+    serve = commands.add_parser(
+        "serve",
+        help="run the game server",
+        description="Host rooms for every game on one port: the WebSocket endpoint at /ws,"
+        " /healthz and /metrics. Stops cleanly on SIGTERM or Ctrl-C.",
+    )
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1; 0.0.0.0 for every network)",
+    )
+    serve.add_argument(
+        "--port",
+        type=_port,
+        default=DEFAULT_PORT,
+        help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    serve.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="where the server keeps its data (default: the user's data directory for parlour)",
+    )
+    serve.add_argument(
+        "--bot-pause",
+        type=_pause,
+        default=0.4,
+        metavar="SECONDS",
+        help="least time a bot takes over a move, so people can follow (default 0.4)",
+    )
+    serve.set_defaults(run=_serve)
     return parser
 
 
@@ -97,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status: int = args.run(args)
-    except RulesError as error:
+    except (RulesError, CommandError) as error:
         print(f"parlour {args.command}: error: {error}", file=sys.stderr)
         return 2
     return status

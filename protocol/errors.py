@@ -1,0 +1,74 @@
+"""Protocol errors: each has a code from protocol.md section 3 and maybe a close code."""
+
+from enum import StrEnum
+from typing import Any
+
+
+class ErrorCode(StrEnum):
+    """Every error code of protocol.md, section 3."""
+
+    BAD_FRAME = "bad_frame"
+    BAD_MESSAGE = "bad_message"
+    UNKNOWN_TYPE = "unknown_type"
+    BAD_FIELD = "bad_field"
+    HELLO_FIRST = "hello_first"
+    UNSUPPORTED_VERSION = "unsupported_version"
+    NO_SUCH_ROOM = "no_such_room"
+    BAD_OPTIONS = "bad_options"
+    NO_SUCH_GAME = "no_such_game"
+    SEAT_TAKEN = "seat_taken"
+    ROOM_FULL = "room_full"
+    NO_SUCH_SEAT = "no_such_seat"
+    NO_SUCH_LEVEL = "no_such_level"
+    BAD_TOKEN = "bad_token"
+    NOT_HOST = "not_host"
+    NOT_WAITING = "not_waiting"
+    SEATS_OPEN = "seats_open"
+    NOT_SEATED = "not_seated"
+    NOT_STARTED = "not_started"
+    GAME_OVER = "game_over"
+    NOT_YOUR_TURN = "not_your_turn"
+    STALE_VERSION = "stale_version"
+    MALFORMED_MOVE = "malformed_move"
+    ILLEGAL_MOVE = "illegal_move"
+    RATE_LIMITED = "rate_limited"
+    TOO_MANY_ROOMS = "too_many_rooms"
+    SERVER_FULL = "server_full"
+    INTERNAL = "internal"
+
+
+class CloseCode:
+    """The WebSocket close codes of protocol.md, section 4."""
+
+    NORMAL = 1000
+    GOING_AWAY = 1001
+    PROTOCOL_ERROR = 1002
+    POLICY_VIOLATION = 1008
+    MESSAGE_TOO_BIG = 1009
+    INTERNAL_ERROR = 1011
+
+
+class ProtocolError(Exception):
+    """A request refused: the `error` message to send, and whether to close after it."""
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        detail: dict[str, Any] | None = None,
+        close: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.detail = detail
+        self.close = close
+
+    def __repr__(self) -> str:
+        return f"ProtocolError({self.code.value!r}, {self.message!r})"
+
+
+def bad_field(field: str, message: str) -> ProtocolError:
+    """A field missing, of the wrong type or out of range."""
+    return ProtocolError(ErrorCode.BAD_FIELD, message, detail={"field": field})

@@ -1,0 +1,124 @@
+"""What each message field may hold: read and checked into a `bad_field` error if not."""
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .errors import bad_field
+from .wire import MAX_SAFE_INTEGER
+
+MAX_OPTIONS: Final = 32
+
+
+class FieldSpec:
+    """The type and bounds of one field; `read` returns the value or raises bad_field."""
+
+    def read(self, name: str, value: object) -> Any:
+        raise NotImplementedError
+
+
+def _has_control(text: str) -> bool:
+    return any(unicodedata.category(char) in ("Cc", "Cf", "Cs") for char in text)
+
+
+@dataclass(frozen=True)
+class Text(FieldSpec):
+    """`str[a..b]`: a string of `lo` to `hi` code points with no control characters."""
+
+    lo: int
+    hi: int
+
+    def read(self, name: str, value: object) -> str:
+        if not isinstance(value, str):
+            raise bad_field(name, f"'{name}' must be a string")
+        if not self.lo <= len(value) <= self.hi:
+            raise bad_field(name, f"'{name}' must be {self.lo} to {self.hi} characters long")
+        if _has_control(value):
+            raise bad_field(name, f"'{name}' must not hold control characters")
+        return value
+
+
+@dataclass(frozen=True)
+class Integer(FieldSpec):
+    """`int[a..b]`."""
+
+    lo: int = -MAX_SAFE_INTEGER
+    hi: int = MAX_SAFE_INTEGER
+
+    def read(self, name: str, value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise bad_field(name, f"'{name}' must be an integer")
+        if not self.lo <= value <= self.hi:
+            raise bad_field(name, f"'{name}' must be from {self.lo} to {self.hi}")
+        return value
+
+
+@dataclass(frozen=True)
+class Flag(FieldSpec):
+    """A boolean."""
+
+    def read(self, name: str, value: object) -> bool:
+        if not isinstance(value, bool):
+            raise bad_field(name, f"'{name}' must be true or false")
+        return value
+
+
+@dataclass(frozen=True)
+class Choice(FieldSpec):
+    """One of a few fixed words."""
+
+    choices: tuple[str, ...]
+
+    def read(self, name: str, value: object) -> str:
+        if value not in self.choices:
+            raise bad_field(name, f"'{name}' must be one of {', '.join(self.choices)}")
+        assert isinstance(value, str)
+        return value
+
+
+@dataclass(frozen=True)
+class RequestId(FieldSpec):
+    """A client's `id`: a string of 1 to 64 characters or an integer."""
+
+    def read(self, name: str, value: object) -> str | int:
+        if isinstance(value, str):
+            return Text(1, 64).read(name, value)
+        return Integer().read(name, value)
+
+
+@dataclass(frozen=True)
+class OptionValues(FieldSpec):
+    """Game options: a map from option names to integers or words; the game checks them."""
+
+    def read(self, name: str, value: object) -> dict[str, int | str]:
+        if not isinstance(value, dict):
+            raise bad_field(name, f"'{name}' must be a map")
+        if len(value) > MAX_OPTIONS:
+            raise bad_field(name, f"'{name}' may name at most {MAX_OPTIONS} options")
+        options: dict[str, int | str] = {}
+        for key, item in value.items():
+            Text(1, 32).read(f"{name}.{key}", key)
+            if isinstance(item, str):
+                options[key] = Text(0, 64).read(f"{name}.{key}", item)
+            else:
+                options[key] = Integer().read(f"{name}.{key}", item)
+        return options
+
+
+@dataclass(frozen=True)
+class Anything(FieldSpec):
+    """Any value of the common schema (already checked when the frame was decoded)."""
+
+    def read(self, name: str, value: object) -> Any:
+        return value
+
+
+NAME: Final = Text(1, 32)
+COLOUR: Final = Text(1, 16)
+ROOM_REF: Final = Text(8, 32)
+TOKEN: Final = Text(22, 64)
+LEVEL: Final = Text(1, 32)
+GAME_NAME: Final = Text(1, 32)
+MOVE_TEXT: Final = Text(1, 64)
+VERSION: Final = Integer(0, MAX_SAFE_INTEGER)
+BOARD_NUMBER: Final = Integer(0, MAX_SAFE_INTEGER)

@@ -1,0 +1,331 @@
+"""Every message of protocol.md as a frozen dataclass, read from and written to wire maps.
+
+Each field names its `FieldSpec`; one generic reader checks every field of every message,
+so a message's class is the whole of its validation.
+"""
+
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar, Final, Self
+
+from .errors import ErrorCode, ProtocolError, bad_field
+from .fields import (
+    BOARD_NUMBER,
+    COLOUR,
+    GAME_NAME,
+    LEVEL,
+    MOVE_TEXT,
+    NAME,
+    ROOM_REF,
+    TOKEN,
+    VERSION,
+    Anything,
+    Choice,
+    FieldSpec,
+    Flag,
+    Integer,
+    OptionValues,
+    RequestId,
+    Text,
+)
+from .wire import Message as WireMessage
+
+PROTOCOL_VERSION: Final = 1
+MAX_STANDIN_AFTER: Final = 3600
+DEFAULT_STANDIN_AFTER: Final = 60
+HINT_KINDS: Final = ("possible", "best")
+HOLDER_CHOICES: Final = ("open", "bot")
+
+ANY: Final = Anything()
+STR: Final = Text(0, 1 << 20)
+INT: Final = Integer()
+BOOL: Final = Flag()
+
+
+def spec(field_spec: FieldSpec, default: Any = MISSING) -> Any:
+    """A dataclass field checked by `field_spec`; with a default, it may be left out."""
+    return field(default=default, metadata={"spec": field_spec})
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Message:
+    """A protocol message; `TYPE` is its `type` on the wire."""
+
+    TYPE: ClassVar[str]
+    id: str | int | None = spec(RequestId(), None)
+
+    def to_wire(self) -> WireMessage:
+        """The message as a map for a codec, leaving out fields that are None."""
+        wire: WireMessage = {"type": self.TYPE}
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if value is not None:
+                wire[item.name] = value
+        return wire
+
+    @classmethod
+    def from_wire(cls, wire: WireMessage) -> Self:
+        """The message read from a decoded map; ProtocolError `bad_field` if a field is off."""
+        values: dict[str, Any] = {}
+        for item in fields(cls):
+            raw = wire.get(item.name)
+            if raw is None:
+                if item.default is MISSING:
+                    raise bad_field(item.name, f"'{cls.TYPE}' needs the field '{item.name}'")
+                continue
+            values[item.name] = item.metadata["spec"].read(item.name, raw)
+        return cls(**values)
+
+
+# Client to server.
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Hello(Message):
+    TYPE = "hello"
+    version: int = spec(INT)
+    name: str = spec(NAME)
+    client: str | None = spec(Text(0, 64), None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ListRooms(Message):
+    TYPE = "list_rooms"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CreateRoom(Message):
+    TYPE = "create_room"
+    game: str = spec(GAME_NAME)
+    options: dict[str, int | str] | None = spec(OptionValues(), None)
+    board: int | None = spec(BOARD_NUMBER, None)
+    public: bool = spec(BOOL, True)
+    seat: str | None = spec(COLOUR, None)
+    standin_after: int = spec(Integer(0, MAX_STANDIN_AFTER), DEFAULT_STANDIN_AFTER)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Join(Message):
+    TYPE = "join"
+    room: str = spec(ROOM_REF)
+    seat: str | None = spec(COLOUR, None)
+    token: str | None = spec(TOKEN, None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Spectate(Message):
+    TYPE = "spectate"
+    room: str = spec(ROOM_REF)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Leave(Message):
+    TYPE = "leave"
+    room: str = spec(ROOM_REF)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SetSeat(Message):
+    TYPE = "set_seat"
+    room: str = spec(ROOM_REF)
+    seat: str = spec(COLOUR)
+    holder: str = spec(Choice(HOLDER_CHOICES))
+    level: str | None = spec(LEVEL, None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FillBots(Message):
+    TYPE = "fill_bots"
+    room: str = spec(ROOM_REF)
+    level: str | None = spec(LEVEL, None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Start(Message):
+    TYPE = "start"
+    room: str = spec(ROOM_REF)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Move(Message):
+    TYPE = "move"
+    room: str = spec(ROOM_REF)
+    version: int = spec(VERSION)
+    move: str = spec(MOVE_TEXT)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GetRoom(Message):
+    TYPE = "get_room"
+    room: str = spec(ROOM_REF)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Hint(Message):
+    TYPE = "hint"
+    room: str = spec(ROOM_REF)
+    kind: str = spec(Choice(HINT_KINDS))
+
+
+# Server to client.
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Welcome(Message):
+    TYPE = "welcome"
+    version: int = spec(INT)
+    server: str = spec(STR)
+    games: list[Any] = spec(ANY)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Rooms(Message):
+    TYPE = "rooms"
+    rooms: list[Any] = spec(ANY)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Joined(Message):
+    TYPE = "joined"
+    room: dict[str, Any] = spec(ANY)
+    seat: str | None = spec(STR, None)
+    token: str = spec(STR)
+    host: bool = spec(BOOL)
+    code: str | None = spec(STR, None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Watching(Message):
+    TYPE = "watching"
+    room: dict[str, Any] = spec(ANY)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Ok(Message):
+    TYPE = "ok"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Update(Message):
+    TYPE = "update"
+    room: str = spec(STR)
+    version: int = spec(INT)
+    seat: str = spec(STR)
+    move: str = spec(STR)
+    passed: list[str] = spec(ANY)
+    state: dict[str, Any] = spec(ANY)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RoomView(Message):
+    TYPE = "room"
+    room: dict[str, Any] = spec(ANY)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SeatChanged(Message):
+    TYPE = "seat_changed"
+    room: str = spec(STR)
+    seat: str = spec(STR)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HintReply(Message):
+    TYPE = "hint"
+    kind: str = spec(STR)
+    moves: list[str] = spec(ANY)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Error(Message):
+    TYPE = "error"
+    code: str = spec(STR)
+    message: str = spec(STR)
+    detail: dict[str, Any] | None = spec(ANY, None)
+
+    @classmethod
+    def from_exception(cls, error: ProtocolError, request_id: str | int | None) -> "Error":
+        return cls(
+            id=request_id, code=error.code.value, message=error.message, detail=error.detail
+        )
+
+
+ClientMessage = (
+    Hello
+    | ListRooms
+    | CreateRoom
+    | Join
+    | Spectate
+    | Leave
+    | SetSeat
+    | FillBots
+    | Start
+    | Move
+    | GetRoom
+    | Hint
+)
+ServerMessage = (
+    Welcome | Rooms | Joined | Watching | Ok | Update | RoomView | SeatChanged | HintReply | Error
+)
+
+CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
+    kind.TYPE: kind
+    for kind in (
+        Hello,
+        ListRooms,
+        CreateRoom,
+        Join,
+        Spectate,
+        Leave,
+        SetSeat,
+        FillBots,
+        Start,
+        Move,
+        GetRoom,
+        Hint,
+    )
+}
+SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
+    kind.TYPE: kind
+    for kind in (
+        Welcome,
+        Rooms,
+        Joined,
+        Watching,
+        Ok,
+        Update,
+        RoomView,
+        SeatChanged,
+        HintReply,
+        Error,
+    )
+}
+
+
+def request_id(wire: WireMessage) -> str | int | None:
+    """The message's `id` if it is a valid one, so even a refusal can carry it."""
+    try:
+        value: str | int | None = RequestId().read("id", wire.get("id"))
+    except ProtocolError:
+        return None
+    return value
+
+
+def _read(wire: WireMessage, registry: dict[str, type[Message]]) -> Message:
+    kind = registry.get(wire["type"])
+    if kind is None:
+        raise ProtocolError(
+            ErrorCode.UNKNOWN_TYPE,
+            f"there is no message of type '{wire['type'][:64]}'",
+            detail={"type": wire["type"][:64]},
+        )
+    return kind.from_wire(wire)
+
+
+def read_client_message(wire: WireMessage) -> ClientMessage:
+    """A decoded map from a client as its message; ProtocolError if it is not one."""
+    return _read(wire, CLIENT_MESSAGES)  # type: ignore[return-value]
+
+
+def read_server_message(wire: WireMessage) -> ServerMessage:
+    """A decoded map from the server as its message; ProtocolError if it is not one."""
+    return _read(wire, SERVER_MESSAGES)  # type: ignore[return-value]

@@ -1,0 +1,137 @@
+"""The state machines of one connection, server side and client side: frames in, frames out.
+
+No sockets and no awaiting: the server's shell feeds each received frame to
+`ServerSession.receive` with the time, and sends what it is told to.
+"""
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from .errors import CloseCode, ErrorCode, ProtocolError
+from .messages import (
+    PROTOCOL_VERSION,
+    ClientMessage,
+    Error,
+    Hello,
+    ServerMessage,
+    read_client_message,
+    read_server_message,
+    request_id,
+)
+from .wire import Codec, Frame, check_schema
+
+RATE: Final = 20.0
+BURST: Final = 40.0
+FLOOD_CLOSE_AFTER: Final = 10.0
+
+
+@dataclass
+class TokenBucket:
+    """`rate` messages a second on average, `burst` at once."""
+
+    rate: float = RATE
+    burst: float = BURST
+    tokens: float = BURST
+    updated: float | None = None
+
+    def take(self, now: float) -> bool:
+        """Spend one token if there is one."""
+        if self.updated is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A valid message from the client, for the lobby to act on."""
+
+    message: ClientMessage
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """An `error` to send back, and the close code to close with after it, if any."""
+
+    error: Error
+    close: int | None = None
+
+
+@dataclass
+class ServerSession:
+    """One connection as the server sees it: hello first, the rate limit, then requests."""
+
+    codec: Codec
+    bucket: TokenBucket = field(default_factory=TokenBucket)
+    flood_close_after: float = FLOOD_CLOSE_AFTER
+    name: str | None = None
+    limited_since: float | None = None
+
+    def receive(self, frame: Frame, now: float) -> Request | Refusal:
+        """What to do with one received frame."""
+        if not self.bucket.take(now):
+            return self._limited(now)
+        self.limited_since = None
+        wire = None
+        try:
+            wire = self.codec.decode(frame)
+            message = read_client_message(wire)
+            if self.name is None:
+                self._greet(message)
+            elif isinstance(message, Hello):
+                raise ProtocolError(ErrorCode.BAD_MESSAGE, "this connection already said hello")
+        except ProtocolError as error:
+            return Refusal(
+                Error.from_exception(error, request_id(wire) if wire else None), error.close
+            )
+        return Request(message)
+
+    def _greet(self, message: ClientMessage) -> None:
+        if not isinstance(message, Hello):
+            raise ProtocolError(
+                ErrorCode.HELLO_FIRST,
+                "the first message must be 'hello'",
+                close=CloseCode.POLICY_VIOLATION,
+            )
+        if message.version != PROTOCOL_VERSION:
+            raise ProtocolError(
+                ErrorCode.UNSUPPORTED_VERSION,
+                f"this server speaks protocol version {PROTOCOL_VERSION}, not {message.version}",
+                detail={"version": PROTOCOL_VERSION},
+                close=CloseCode.PROTOCOL_ERROR,
+            )
+        self.name = message.name
+
+    def _limited(self, now: float) -> Refusal:
+        if self.limited_since is None:
+            self.limited_since = now
+        flooding = now - self.limited_since >= self.flood_close_after
+        error = Error(
+            code=ErrorCode.RATE_LIMITED.value,
+            message=f"more than {self.bucket.rate:g} messages a second; wait and send again",
+        )
+        return Refusal(error, CloseCode.POLICY_VIOLATION if flooding else None)
+
+    def send(self, message: ServerMessage) -> Frame:
+        """The frame that carries `message`."""
+        return self.codec.encode(message.to_wire())
+
+
+@dataclass
+class ClientSession:
+    """One connection as a client sees it: client messages out, server messages in."""
+
+    codec: Codec
+
+    def send(self, message: ClientMessage) -> Frame:
+        """The frame that carries `message`."""
+        wire = message.to_wire()
+        check_schema(wire)
+        return self.codec.encode(wire)
+
+    def receive(self, frame: Frame) -> ServerMessage:
+        """The server's message in `frame`; ProtocolError if the frame holds none."""
+        return read_server_message(self.codec.decode(frame))

@@ -1,0 +1,298 @@
+"""The asyncio shell around the lobby: sockets in, the lobby's outbox out, bots in workers.
+
+Everything decided here is about I/O and time; every rule of who may do what lives in the
+lobby and the protocol package, which never await.
+"""
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import multiprocessing
+import secrets
+import time
+from collections.abc import AsyncIterator, Coroutine, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
+from websockets.exceptions import ConnectionClosed, NegotiationError
+from websockets.typing import Subprotocol
+
+from parlour.bots import choose_move, fallback_move
+from parlour.protocol import (
+    MAX_FRAME_BYTES,
+    SUBPROTOCOLS,
+    CloseCode,
+    ErrorCode,
+    ProtocolError,
+    Refusal,
+    ServerSession,
+    codec_for,
+)
+from parlour.protocol import messages as m
+from parlour.protocol.wire import Frame
+
+from .lobby import BotTurn, Limits, Lobby, Outbox
+from .metrics import Metrics
+from .room import ConnId, Status
+from .routes import http_router
+
+log = logging.getLogger("parlour.server")
+
+MAX_WRITE_BUFFER: Final = 1 << 22
+"""Bytes queued for a client that does not read before it is closed as too slow."""
+
+
+@dataclass
+class ServerConfig:
+    """How a server listens, thinks and limits; the defaults are protocol.md's."""
+
+    host: str = "127.0.0.1"
+    port: int = 0
+    data_dir: Path | None = None
+    bot_workers: int = 2
+    bot_budget: float = 1.0
+    """Seconds a bot may think about one move."""
+    bot_grace: float = 0.5
+    """Seconds past the budget before a bot's move is replaced by a fallback."""
+    bot_pause: float = 0.0
+    """Least seconds between a bot's turn and its move, so people can follow the game."""
+    tick_interval: float = 1.0
+    ping_interval: float = 20.0
+    limits: Limits = field(default_factory=Limits)
+
+
+def select_subprotocol(
+    connection: ServerConnection, offered: Sequence[Subprotocol]
+) -> Subprotocol:
+    """The first of the client's subprotocols that the server speaks; else refuse with 400."""
+    for subprotocol in offered:
+        if subprotocol in SUBPROTOCOLS:
+            return subprotocol
+    raise NegotiationError(
+        f"offer the WebSocket subprotocol {SUBPROTOCOLS[0]} or {SUBPROTOCOLS[1]}"
+    )
+
+
+class ParlourServer:
+    """One Parlour server: its lobby, connections, bot workers and listening socket."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.lobby = Lobby(clock=time.monotonic, limits=config.limits)
+        self.metrics = Metrics()
+        self.connections: dict[ConnId, tuple[ServerConnection, ServerSession]] = {}
+        self._ids = itertools.count(1)
+        self._thinking: set[tuple[str, int]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._pool: ProcessPoolExecutor | None = None
+        self._server: Server | None = None
+        self._closing = False
+
+    @property
+    def port(self) -> int:
+        """The port the server listens on (the one chosen, when asked for port 0)."""
+        assert self._server is not None
+        port: int = self._server.sockets[0].getsockname()[1]
+        return port
+
+    async def start(self) -> None:
+        """Start the bot workers and listen."""
+        self._pool = self._new_pool()
+        self._server = await serve(
+            self._connection,
+            self.config.host,
+            self.config.port,
+            subprotocols=[Subprotocol(name) for name in SUBPROTOCOLS],
+            select_subprotocol=select_subprotocol,
+            process_request=http_router(lambda: not self._closing, self._render_metrics),
+            max_size=MAX_FRAME_BYTES,
+            ping_interval=self.config.ping_interval,
+            ping_timeout=self.config.ping_interval,
+        )
+        self._spawn(self._tick_forever())
+
+    def close(self) -> None:
+        """Stop listening and close every connection with 1001 (going away)."""
+        self._closing = True
+        if self._server is not None:
+            self._server.close(code=CloseCode.GOING_AWAY, reason="the server is shutting down")
+
+    async def wait_closed(self) -> None:
+        """Wait until every connection is closed, then stop the bot workers."""
+        if self._server is not None:
+            await self._server.wait_closed()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.config.bot_workers, mp_context=multiprocessing.get_context("spawn")
+        )
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` in the background, kept until it ends and cancelled on close."""
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # Connections.
+
+    async def _connection(self, websocket: ServerConnection) -> None:
+        """Serve one WebSocket connection from its first frame to its close."""
+        assert websocket.subprotocol is not None
+        conn = next(self._ids)
+        session = ServerSession(codec_for(websocket.subprotocol))
+        self.connections[conn] = (websocket, session)
+        self.metrics.connections.inc()
+        try:
+            async for frame in websocket:
+                close = self._receive(conn, session, frame)
+                if close is not None:
+                    await websocket.close(close, "see the error message before this close")
+                    break
+        except ConnectionClosed:
+            pass
+        finally:
+            del self.connections[conn]
+            self.metrics.connections.dec()
+            self._send(self.lobby.disconnect(conn))
+            self._schedule_bots()
+
+    def _receive(self, conn: ConnId, session: ServerSession, frame: Frame) -> int | None:
+        """Act on one frame; the close code if the connection must close."""
+        result = session.receive(frame, time.monotonic())
+        if isinstance(result, Refusal):
+            self._send([(conn, result.error)])
+            return result.close
+        message = result.message
+        self.metrics.messages.labels(message.TYPE).inc()
+        try:
+            outbox = self.lobby.handle(conn, message)
+        except Exception:
+            log.exception("failed on %s from connection %d", message.TYPE, conn)
+            error = m.Error(
+                id=message.id,
+                code=ErrorCode.INTERNAL.value,
+                message="the server failed on that request",
+            )
+            outbox = [(conn, error)]
+        if isinstance(message, m.Move) and isinstance(outbox[0][1], m.Ok):
+            self.metrics.moves.labels("human").inc()
+        self._send(outbox)
+        self._schedule_bots()
+        return None
+
+    def _send(self, outbox: Outbox) -> None:
+        """Send each message at once, in order, without waiting for slow readers."""
+        for conn, message in outbox:
+            entry = self.connections.get(conn)
+            if entry is None:
+                continue
+            websocket, session = entry
+            if isinstance(message, m.Error):
+                self.metrics.errors.labels(message.code).inc()
+            broadcast([websocket], session.send(message))
+            if websocket.transport.get_write_buffer_size() > MAX_WRITE_BUFFER:
+                log.warning("closing connection %d: it does not read what it is sent", conn)
+                self._spawn(websocket.close(CloseCode.POLICY_VIOLATION, "reading too slowly"))
+
+    # Bots.
+
+    def _schedule_bots(self) -> None:
+        """Set a worker thinking for every bot whose turn it is and who is not yet thinking."""
+        if self._closing:
+            return
+        for turn in self.lobby.bot_turns():
+            key = (turn.room, turn.version)
+            if key not in self._thinking:
+                self._thinking.add(key)
+                self._spawn(self._bot_turn(turn))
+
+    async def _bot_turn(self, turn: BotTurn) -> None:
+        """Ask a worker for the bot's move, then play it through the lobby's checks."""
+        try:
+            started = time.monotonic()
+            seed = secrets.randbits(53)
+            move = await self._think(turn, seed)
+            await asyncio.sleep(max(0.0, self.config.bot_pause - (time.monotonic() - started)))
+            outbox = self._play_bot(turn, move, seed)
+            if outbox:
+                self.metrics.moves.labels("bot").inc()
+            self._send(outbox)
+        finally:
+            self._thinking.discard((turn.room, turn.version))
+        self._schedule_bots()
+
+    async def _think(self, turn: BotTurn, seed: int) -> str:
+        """The bot's move from a worker, or a fallback if it fails or overruns."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        budget = self.config.bot_budget
+        assert self._pool is not None
+        try:
+            future = loop.run_in_executor(
+                self._pool, choose_move, turn.state, turn.level, budget, seed
+            )
+            move: str = await asyncio.wait_for(future, budget + self.config.bot_grace)
+            return move
+        except TimeoutError:
+            reason = "timeout"
+        except BrokenProcessPool:
+            reason = "crashed"
+            self._pool = self._new_pool()
+        except Exception:
+            log.exception("bot %s failed in room %s", turn.level, turn.room)
+            reason = "error"
+        finally:
+            self.metrics.bot_seconds.observe(loop.time() - started)
+        log.warning(
+            "bot %s in room %s: %s; playing a fallback move", turn.level, turn.room, reason
+        )
+        self.metrics.bot_fallbacks.labels(reason).inc()
+        return fallback_move(turn.state, seed)
+
+    def _play_bot(self, turn: BotTurn, move: str, seed: int) -> Outbox:
+        """The bot's move played; a refused one is replaced by a fallback if still its turn."""
+        try:
+            return self.lobby.play_bot(turn, move)
+        except ProtocolError as error:
+            if error.code not in (ErrorCode.MALFORMED_MOVE, ErrorCode.ILLEGAL_MOVE):
+                log.info("bot move in room %s no longer wanted: %s", turn.room, error.message)
+                return []
+            log.warning("bot %s played %r in room %s: %s", turn.level, move, turn.room, error)
+            self.metrics.bot_fallbacks.labels("refused").inc()
+            return self.lobby.play_bot(turn, fallback_move(turn.state, seed))
+
+    # Time.
+
+    async def _tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.tick_interval)
+            self._send(self.lobby.tick())
+            self._schedule_bots()
+
+    def _render_metrics(self) -> bytes:
+        for status in Status:
+            count = sum(room.status is status for room in self.lobby.rooms.values())
+            self.metrics.rooms.labels(status.value).set(count)
+        return self.metrics.render()
+
+
+@contextlib.asynccontextmanager
+async def running_server(config: ServerConfig) -> AsyncIterator[ParlourServer]:
+    """A started server, closed and its workers stopped on leaving."""
+    server = ParlourServer(config)
+    await server.start()
+    try:
+        yield server
+    finally:
+        server.close()
+        await server.wait_closed()

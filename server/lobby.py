@@ -1,0 +1,485 @@
+"""Every room on the server and every request about them, without I/O.
+
+The lobby takes valid requests from connections, checks them in protocol.md's order, and
+answers with an outbox: the messages to send, to whom. It never awaits; the server's shell
+feeds it requests, disconnects, clock ticks and bots' moves, and sends what it returns.
+"""
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from parlour import __version__
+from parlour.bots import levels_for
+from parlour.protocol import ErrorCode, ProtocolError
+from parlour.protocol import messages as m
+from parlour.rules import GAMES, IllegalMoveError, MalformedMoveError, RulesError, State
+from parlour.rules.dealing import MAX_BOARD_NUMBER
+
+from .room import ConnId, Holder, Room, Seat, Status
+
+Outbox = list[tuple[ConnId, m.ServerMessage]]
+
+MAX_ROOMS: Final = 1000
+MAX_HOSTED: Final = 3
+IDLE_CLOSE: Final = 600.0
+ROOM_ID_BYTES: Final = 6
+SECRET_BYTES: Final = 16
+"""128 bits for seat tokens and private room codes."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """A bot is to move in a room: what the shell hands to a worker process."""
+
+    room: str
+    version: int
+    colour: str
+    level: str
+    state: State[Any]
+
+
+@dataclass
+class Limits:
+    max_rooms: int = MAX_ROOMS
+    max_hosted: int = MAX_HOSTED
+    idle_close: float = IDLE_CLOSE
+
+
+def _error(code: ErrorCode, message: str, **detail: Any) -> ProtocolError:
+    return ProtocolError(code, message, detail=detail or None)
+
+
+@dataclass
+class Lobby:
+    """The server's rooms, and the rules of who may do what in them."""
+
+    clock: Callable[[], float]
+    limits: Limits = field(default_factory=Limits)
+    secret: Callable[[int], str] = secrets.token_urlsafe
+    rooms: dict[str, Room] = field(default_factory=dict)
+    codes: dict[str, Room] = field(default_factory=dict)
+    names: dict[ConnId, str] = field(default_factory=dict)
+
+    def handle(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
+        """Act on one valid request; a refusal is an `error` to the sender and changes nothing."""
+        try:
+            return self._dispatch(conn, message)
+        except ProtocolError as error:
+            return [(conn, m.Error.from_exception(error, message.id))]
+
+    def _dispatch(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
+        match message:
+            case m.Hello():
+                return self._hello(conn, message)
+            case m.ListRooms():
+                return self._list_rooms(conn, message)
+            case m.CreateRoom():
+                return self._create_room(conn, message)
+            case m.Join():
+                return self._join(conn, message)
+            case m.Spectate():
+                return self._spectate(conn, message)
+            case m.Leave():
+                return self._leave(conn, message)
+            case m.SetSeat() | m.FillBots() | m.Start():
+                return self._host_action(conn, message)
+            case m.Move():
+                return self._move(conn, message)
+            case m.GetRoom():
+                room = self._find(conn, message.room)
+                return [(conn, m.RoomView(id=message.id, room=room.view(conn)))]
+            case m.Hint():
+                return self._hint(conn, message)
+
+    # Connections.
+
+    def _hello(self, conn: ConnId, message: m.Hello) -> Outbox:
+        self.names[conn] = message.name
+        games = [
+            game.describe() | {"levels": list(levels_for(name))} for name, game in GAMES.items()
+        ]
+        welcome = m.Welcome(
+            id=message.id, version=m.PROTOCOL_VERSION, server=f"parlour {__version__}", games=games
+        )
+        return [(conn, welcome)]
+
+    def disconnect(self, conn: ConnId) -> Outbox:
+        """A connection is gone: its seats wait for their tokens, its rooms are told."""
+        self.names.pop(conn, None)
+        outbox: Outbox = []
+        for room in self._rooms_of(conn):
+            self._drop(room, conn)
+            outbox += self._broadcast_view(room)
+        return outbox
+
+    def _rooms_of(self, conn: ConnId) -> list[Room]:
+        return [room for room in self.rooms.values() if conn in room.connections()]
+
+    def _drop(self, room: Room, conn: ConnId) -> None:
+        seat = room.seat_of(conn)
+        if seat is not None:
+            seat.conn, seat.dropped_at = None, self.clock()
+        if room.host_conn == conn:
+            room.host_conn = None
+        room.spectators.discard(conn)
+        if not room.connections():
+            room.empty_since = self.clock()
+
+    # The lobby.
+
+    def _list_rooms(self, conn: ConnId, message: m.ListRooms) -> Outbox:
+        listed = [
+            room.summary()
+            for room in self.rooms.values()
+            if room.public and room.status is not Status.FINISHED
+        ]
+        return [(conn, m.Rooms(id=message.id, rooms=listed))]
+
+    def _create_room(self, conn: ConnId, message: m.CreateRoom) -> Outbox:
+        game = GAMES.get(message.game)
+        if game is None:
+            raise _error(ErrorCode.NO_SUCH_GAME, f"there is no game '{message.game}'")
+        if message.seat is not None and message.seat not in game.seats:
+            raise self._no_such_seat(game.title, message.seat, game.seats)
+        hosted = sum(
+            room.host_conn == conn and room.status is not Status.FINISHED
+            for room in self.rooms.values()
+        )
+        if hosted >= self.limits.max_hosted:
+            raise _error(
+                ErrorCode.TOO_MANY_ROOMS,
+                f"a connection may host {self.limits.max_hosted} rooms at once",
+            )
+        if len(self.rooms) >= self.limits.max_rooms:
+            raise _error(ErrorCode.SERVER_FULL, "the server holds as many rooms as it may")
+        board = message.board if message.board is not None else secrets.randbelow(MAX_BOARD_NUMBER)
+        try:
+            options = game.resolve_options(message.options or {})
+            initial = game.new(options, seed=board)
+        except RulesError as error:
+            raise _error(ErrorCode.BAD_OPTIONS, str(error)) from None
+        room = Room(
+            id=self._new_room_id(),
+            code=None if message.public else self.secret(SECRET_BYTES),
+            game=game,
+            options=options,
+            board=board,
+            public=message.public,
+            host_name=self.names[conn],
+            host_token=self.secret(SECRET_BYTES),
+            host_conn=conn,
+            standin_after=message.standin_after,
+            initial=initial,
+            seats=[Seat(colour) for colour in game.seats],
+        )
+        self.rooms[room.id] = room
+        if room.code is not None:
+            self.codes[room.code] = room
+        seat = room.seat_named(message.seat) if message.seat else None
+        if seat is not None:
+            seat.seat_human(self.names[conn], room.host_token, conn)
+        else:
+            room.spectators.add(conn)
+        return [(conn, self._joined(room, conn, message.id, room.host_token))]
+
+    def _new_room_id(self) -> str:
+        while True:
+            room_id = self.secret(ROOM_ID_BYTES)
+            if room_id not in self.rooms:
+                return room_id
+
+    def _find(self, conn: ConnId, ref: str) -> Room:
+        """A private room by its code, a public one or one `conn` is in by its id."""
+        room = self.codes.get(ref) or self.rooms.get(ref)
+        if room is None or (
+            room.code != ref and not room.public and conn not in room.connections()
+        ):
+            raise _error(ErrorCode.NO_SUCH_ROOM, "there is no room with that id or code")
+        return room
+
+    def _joined(self, room: Room, conn: ConnId, request: str | int | None, token: str) -> m.Joined:
+        seat = room.seat_of(conn)
+        hosting = room.host_conn == conn
+        return m.Joined(
+            id=request,
+            room=room.view(conn),
+            seat=seat.colour if seat else None,
+            token=token,
+            host=hosting,
+            code=room.code if hosting else None,
+        )
+
+    # Seats.
+
+    def _join(self, conn: ConnId, message: m.Join) -> Outbox:
+        room = self._find(conn, message.room)
+        if message.token is not None:
+            return self._rejoin(room, conn, message)
+        if room.seat_of(conn) is not None:
+            held = room.seat_of(conn)
+            assert held is not None
+            raise _error(ErrorCode.SEAT_TAKEN, f"you already hold {held.colour} in this room")
+        if message.seat is not None:
+            seat = room.seat_named(message.seat)
+            if seat is None:
+                raise self._no_such_seat(room.game.title, message.seat, room.game.seats)
+            if seat.holder is not Holder.OPEN:
+                raise _error(ErrorCode.SEAT_TAKEN, f"{seat.colour} is taken")
+        else:
+            seat = next((seat for seat in room.seats if seat.holder is Holder.OPEN), None)
+            if seat is None:
+                raise _error(ErrorCode.ROOM_FULL, "every seat in this room is taken")
+        token = self.secret(SECRET_BYTES)
+        seat.seat_human(self.names[conn], token, conn)
+        room.spectators.discard(conn)
+        room.empty_since = None
+        joined = self._joined(room, conn, message.id, token)
+        return [(conn, joined), *self._broadcast_view(room, but=conn)]
+
+    def _rejoin(self, room: Room, conn: ConnId, message: m.Join) -> Outbox:
+        """Take a seat, or hosting, back with its token."""
+        token = message.token or ""
+        seat = next(
+            (
+                seat
+                for seat in room.seats
+                if seat.token and secrets.compare_digest(seat.token, token)
+            ),
+            None,
+        )
+        hosting = secrets.compare_digest(token, room.host_token)
+        if seat is None and not hosting:
+            raise _error(ErrorCode.BAD_TOKEN, "that token holds no seat in this room")
+        outbox: Outbox = []
+        if seat is not None:
+            held = room.seat_of(conn)
+            if held is not None and held is not seat:
+                raise _error(ErrorCode.SEAT_TAKEN, f"you already hold {held.colour} in this room")
+            if seat.conn is not None and seat.conn != conn:
+                room.spectators.add(seat.conn)
+                outbox.append((seat.conn, m.SeatChanged(room=room.id, seat=seat.colour)))
+            seat.holder, seat.conn, seat.dropped_at = Holder.HUMAN, conn, None
+            seat.name = self.names[conn]
+            seat.level = None
+            room.spectators.discard(conn)
+        else:
+            room.spectators.add(conn)
+        if hosting:
+            room.host_conn = conn
+        room.empty_since = None
+        joined = self._joined(room, conn, message.id, token)
+        return [(conn, joined), *outbox, *self._broadcast_view(room, but=conn)]
+
+    def _spectate(self, conn: ConnId, message: m.Spectate) -> Outbox:
+        room = self._find(conn, message.room)
+        if room.seat_of(conn) is None:
+            room.spectators.add(conn)
+        room.empty_since = None
+        return [(conn, m.Watching(id=message.id, room=room.view(conn)))]
+
+    def _leave(self, conn: ConnId, message: m.Leave) -> Outbox:
+        room = self._find(conn, message.room)
+        self._drop(room, conn)
+        return [(conn, m.Ok(id=message.id)), *self._broadcast_view(room)]
+
+    def _host_action(self, conn: ConnId, message: m.SetSeat | m.FillBots | m.Start) -> Outbox:
+        room = self._find(conn, message.room)
+        if room.host_conn != conn:
+            raise _error(ErrorCode.NOT_HOST, "only the room's host may do that")
+        if room.status is not Status.WAITING:
+            raise _error(ErrorCode.NOT_WAITING, "the game has begun: the seats are set")
+        if isinstance(message, m.SetSeat):
+            self._set_seat(room, message)
+        elif isinstance(message, m.FillBots):
+            level = self._level(room, message.level)
+            for seat in room.seats:
+                if seat.holder is Holder.OPEN:
+                    seat.seat_bot(level)
+        else:
+            self._start(room)
+        return [(conn, m.Ok(id=message.id)), *self._broadcast_view(room)]
+
+    def _set_seat(self, room: Room, message: m.SetSeat) -> None:
+        seat = room.seat_named(message.seat)
+        if seat is None:
+            raise self._no_such_seat(room.game.title, message.seat, room.game.seats)
+        if seat.holder is Holder.HUMAN:
+            raise _error(ErrorCode.SEAT_TAKEN, f"{seat.colour} is held by {seat.name}")
+        if message.holder == "bot":
+            seat.seat_bot(self._level(room, message.level))
+        else:
+            seat.open()
+
+    def _level(self, room: Room, level: str | None) -> str:
+        levels = levels_for(room.game.name)
+        if level is None:
+            return levels[0]
+        if level not in levels:
+            raise _error(
+                ErrorCode.NO_SUCH_LEVEL,
+                f"{room.game.title} bots play at {', '.join(levels)}, not '{level}'",
+                levels=list(levels),
+            )
+        return level
+
+    def _start(self, room: Room) -> None:
+        open_seats = [seat.colour for seat in room.seats if seat.holder is Holder.OPEN]
+        if open_seats:
+            raise _error(
+                ErrorCode.SEATS_OPEN,
+                f"nobody holds {', '.join(open_seats)}: seat someone or a bot first",
+                seats=open_seats,
+            )
+        room.state = room.initial
+        room.status = Status.FINISHED if room.state.is_over else Status.PLAYING
+
+    @staticmethod
+    def _no_such_seat(title: str, colour: str, seats: tuple[str, ...]) -> ProtocolError:
+        return _error(
+            ErrorCode.NO_SUCH_SEAT,
+            f"{title} has no seat '{colour}'; its seats are {', '.join(seats)}",
+            seats=list(seats),
+        )
+
+    # Play.
+
+    def _move(self, conn: ConnId, message: m.Move) -> Outbox:
+        room = self._find(conn, message.room)
+        seat = room.seat_of(conn)
+        if seat is None:
+            raise _error(ErrorCode.NOT_SEATED, "you hold no seat in this room")
+        return [
+            (conn, m.Ok(id=message.id)),
+            *self._play(room, seat, message.version, message.move),
+        ]
+
+    def play_bot(self, turn: BotTurn, move: str) -> Outbox:
+        """A bot's move, checked exactly as a person's; ProtocolError if refused."""
+        room = self.rooms.get(turn.room)
+        if room is None:
+            raise _error(ErrorCode.NO_SUCH_ROOM, "the room has closed")
+        seat = room.seat_named(turn.colour)
+        if seat is None or not seat.plays_as_bot:
+            raise _error(ErrorCode.NOT_SEATED, f"no bot holds {turn.colour} any more")
+        return self._play(room, seat, turn.version, move)
+
+    def _play(self, room: Room, seat: Seat, version: int, text: str) -> Outbox:
+        """Check a move in protocol.md's order, then apply it and tell everyone."""
+        state = self._running(room)
+        if room.seats.index(seat) != state.to_move:
+            raise _error(
+                ErrorCode.NOT_YOUR_TURN, f"it is {room.seats[state.to_move].colour}'s turn"
+            )
+        if version != room.version:
+            raise _error(
+                ErrorCode.STALE_VERSION,
+                f"that move was made against version {version};"
+                f" the room is at version {room.version}",
+                version=room.version,
+            )
+        try:
+            move = state.parse_move(text)
+        except MalformedMoveError as error:
+            raise _error(ErrorCode.MALFORMED_MOVE, str(error)) from None
+        try:
+            after = state.play(move)
+        except IllegalMoveError as error:
+            raise _error(ErrorCode.ILLEGAL_MOVE, str(error)) from None
+        played = state.format_move(move)
+        room.state = after
+        room.version += 1
+        room.moves.append(played)
+        if after.is_over:
+            room.status = Status.FINISHED
+        passed = [room.seats[index].colour for index in after.passed]
+        return [
+            (
+                member,
+                m.Update(
+                    room=room.id,
+                    version=room.version,
+                    seat=seat.colour,
+                    move=played,
+                    passed=passed,
+                    state=room.observation(room.seat_of(member)) or {},
+                ),
+            )
+            for member in sorted(room.connections())
+        ]
+
+    @staticmethod
+    def _running(room: Room) -> State[Any]:
+        if room.status is Status.WAITING or room.state is None:
+            raise _error(ErrorCode.NOT_STARTED, "the game has not started")
+        if room.status is Status.FINISHED:
+            raise _error(ErrorCode.GAME_OVER, "the game is over")
+        return room.state
+
+    def _hint(self, conn: ConnId, message: m.Hint) -> Outbox:
+        room = self._find(conn, message.room)
+        seat = room.seat_of(conn)
+        if seat is None:
+            raise _error(ErrorCode.NOT_SEATED, "you hold no seat in this room")
+        state = self._running(room)
+        if room.seats.index(seat) != state.to_move:
+            raise _error(ErrorCode.NOT_YOUR_TURN, "hints are for the seat whose turn it is")
+        moves = state.legal_moves() if message.kind == "possible" else state.best_moves()
+        texts = [state.format_move(move) for move in moves]
+        return [(conn, m.HintReply(id=message.id, kind=message.kind, moves=texts))]
+
+    # Time and bots.
+
+    def tick(self) -> Outbox:
+        """Hand long-dropped seats to stand-in bots and close rooms nobody is in."""
+        now = self.clock()
+        outbox: Outbox = []
+        for room in list(self.rooms.values()):
+            if room.empty_since is not None and now - room.empty_since >= self.limits.idle_close:
+                self._close(room)
+                continue
+            if room.status is Status.PLAYING and self._stand_in(room, now):
+                outbox += self._broadcast_view(room)
+        return outbox
+
+    def _stand_in(self, room: Room, now: float) -> bool:
+        """Whether a bot took over a seat whose person has been away too long."""
+        if room.standin_after == 0:
+            return False
+        changed = False
+        for seat in room.seats:
+            away = seat.dropped_at
+            if (
+                seat.holder is Holder.HUMAN
+                and away is not None
+                and now - away >= room.standin_after
+            ):
+                seat.holder, seat.level = Holder.STANDIN, levels_for(room.game.name)[-1]
+                changed = True
+        return changed
+
+    def _close(self, room: Room) -> None:
+        del self.rooms[room.id]
+        if room.code is not None:
+            del self.codes[room.code]
+
+    def bot_turns(self) -> list[BotTurn]:
+        """Every room where a bot or stand-in is to move now."""
+        turns = []
+        for room in self.rooms.values():
+            if room.status is not Status.PLAYING or room.state is None:
+                continue
+            seat = room.seats[room.state.to_move]
+            if seat.plays_as_bot:
+                assert seat.level is not None
+                turns.append(BotTurn(room.id, room.version, seat.colour, seat.level, room.state))
+        return turns
+
+    def _broadcast_view(self, room: Room, but: ConnId | None = None) -> Outbox:
+        """The room's new view to everyone in it (but the one already answered)."""
+        return [
+            (member, m.RoomView(room=room.view(member)))
+            for member in sorted(room.connections())
+            if member != but
+        ]

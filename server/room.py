@@ -1,0 +1,136 @@
+"""One room: a game, its seats and watchers, and what each connection is shown of it."""
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from parlour.rules import Game, State
+
+ConnId = int
+"""The server's number for one WebSocket connection."""
+
+
+class Holder(StrEnum):
+    """Who holds a seat (protocol.md, 2.2)."""
+
+    OPEN = "open"
+    HUMAN = "human"
+    BOT = "bot"
+    STANDIN = "standin"
+
+
+class Status(StrEnum):
+    """Where a room is in its life (protocol.md, 5)."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+@dataclass
+class Seat:
+    """One colour of the game and whoever holds it."""
+
+    colour: str
+    holder: Holder = Holder.OPEN
+    name: str | None = None
+    token: str | None = None
+    conn: ConnId | None = None
+    level: str | None = None
+    dropped_at: float | None = None
+    """When the person holding the seat lost their connection, while they are away."""
+
+    @property
+    def plays_as_bot(self) -> bool:
+        return self.holder in (Holder.BOT, Holder.STANDIN)
+
+    def describe(self) -> dict[str, Any]:
+        """The seat as protocol.md's `seat` map."""
+        holder: dict[str, Any] = {"kind": self.holder.value}
+        if self.holder is Holder.HUMAN:
+            holder |= {"name": self.name, "connected": self.conn is not None}
+        elif self.holder is Holder.BOT:
+            holder["level"] = self.level
+        elif self.holder is Holder.STANDIN:
+            holder |= {"name": self.name, "level": self.level}
+        return {"colour": self.colour, "holder": holder}
+
+    def seat_human(self, name: str, token: str, conn: ConnId) -> None:
+        self.holder, self.name, self.token, self.conn = Holder.HUMAN, name, token, conn
+        self.level = self.dropped_at = None
+
+    def seat_bot(self, level: str) -> None:
+        self.holder, self.level = Holder.BOT, level
+        self.name = self.token = self.conn = self.dropped_at = None
+
+    def open(self) -> None:
+        self.holder = Holder.OPEN
+        self.name = self.token = self.conn = self.level = self.dropped_at = None
+
+
+@dataclass
+class Room:
+    """A room and its game; the lobby changes it only after every check has passed."""
+
+    id: str
+    code: str | None
+    game: Game[Any]
+    options: dict[str, Any]
+    board: int
+    public: bool
+    host_name: str
+    host_token: str
+    host_conn: ConnId | None
+    standin_after: int
+    initial: State[Any]
+    seats: list[Seat]
+    spectators: set[ConnId] = field(default_factory=set)
+    status: Status = Status.WAITING
+    state: State[Any] | None = None
+    moves: list[str] = field(default_factory=list)
+    version: int = 0
+    empty_since: float | None = None
+
+    def seat_of(self, conn: ConnId) -> Seat | None:
+        """The seat `conn` holds here, if any."""
+        return next((seat for seat in self.seats if seat.conn == conn), None)
+
+    def seat_named(self, colour: str) -> Seat | None:
+        return next((seat for seat in self.seats if seat.colour == colour), None)
+
+    def connections(self) -> set[ConnId]:
+        """Every connection that is shown this room: seats, spectators and the host."""
+        members = {seat.conn for seat in self.seats if seat.conn is not None}
+        members |= self.spectators
+        if self.host_conn is not None:
+            members.add(self.host_conn)
+        return members
+
+    def summary(self) -> dict[str, Any]:
+        """The room as the lobby lists it (protocol.md, 2.2)."""
+        return {
+            "room": self.id,
+            "game": self.game.name,
+            "options": dict(self.options),
+            "board": self.board,
+            "status": self.status.value,
+            "seats": [seat.describe() for seat in self.seats],
+            "host": self.host_name,
+        }
+
+    def view(self, conn: ConnId | None) -> dict[str, Any]:
+        """The whole room as `conn` sees it (protocol.md, 2.5)."""
+        seat = self.seat_of(conn) if conn is not None else None
+        return self.summary() | {
+            "public": self.public,
+            "version": self.version,
+            "moves": list(self.moves),
+            "state": self.observation(seat),
+            "you": seat.colour if seat else None,
+        }
+
+    def observation(self, seat: Seat | None) -> dict[str, Any] | None:
+        """The game as `seat` (or a spectator, for None) sees it; None before the start."""
+        if self.state is None:
+            return None
+        return self.state.observation(self.seats.index(seat) if seat else None)

@@ -1,0 +1,50 @@
+"""`parlour serve`: run a server until SIGTERM or SIGINT, then close every client with 1001."""
+
+import asyncio
+import logging
+import signal
+from pathlib import Path
+
+import platformdirs
+
+from parlour import __version__
+
+from .app import ParlourServer, ServerConfig
+from .routes import WEBSOCKET_PATH
+
+log = logging.getLogger("parlour.server")
+
+
+def data_directory(chosen: Path | None) -> Path:
+    """The data directory: the one chosen, else the user's data directory for Parlour."""
+    path = chosen if chosen is not None else Path(platformdirs.user_data_dir("parlour"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def addresses(host: str, port: int) -> tuple[str, str]:
+    """The WebSocket and browser addresses to print for a server on `host`:`port`."""
+    shown = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"ws://{shown}:{port}{WEBSOCKET_PATH}", f"http://{shown}:{port}/"
+
+
+async def serve(config: ServerConfig) -> None:
+    """Serve until told to stop by a signal."""
+    server = ParlourServer(config)
+    await server.start()
+    websocket_url, page_url = addresses(config.host, server.port)
+    print(f"parlour {__version__} serving {websocket_url} (browser: {page_url})", flush=True)
+    if config.host in ("", "0.0.0.0", "::"):
+        print("other machines connect with this machine's address in place of 127.0.0.1")
+    print(f"data directory: {config.data_dir}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    await stop.wait()
+    log.info("shutting down: closing every connection with 1001")
+    server.close()
+    await server.wait_closed()
+    print("parlour server stopped", flush=True)
