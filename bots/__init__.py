@@ -3,6 +3,6 @@
 A bot knows nothing of rooms or sockets; the server runs it in a worker process.
 """
 
-from .players import LEVELS, UnknownLevelError, choose_move, fallback_move, levels_for
+from .players import LEVELS, UnknownLevelError, choose_move, fallback_move, levels_for, ready
 
-__all__ = ["LEVELS", "UnknownLevelError", "choose_move", "fallback_move", "levels_for"]
+__all__ = ["LEVELS", "UnknownLevelError", "choose_move", "fallback_move", "levels_for", "ready"]

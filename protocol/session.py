@@ -71,23 +71,32 @@ class ServerSession:
     limited_since: float | None = None
 
     def receive(self, frame: Frame, now: float) -> Request | Refusal:
-        """What to do with one received frame."""
-        if not self.bucket.take(now):
-            return self._limited(now)
-        self.limited_since = None
-        wire = None
+        """What to do with one received frame; every frame counts against the rate limit."""
+        allowed = self.bucket.take(now)
         try:
             wire = self.codec.decode(frame)
-            message = read_client_message(wire)
-            if self.name is None:
-                self._greet(message)
-            elif isinstance(message, Hello):
-                raise ProtocolError(ErrorCode.BAD_MESSAGE, "this connection already said hello")
         except ProtocolError as error:
-            return Refusal(
-                Error.from_exception(error, request_id(wire) if wire else None), error.close
+            return (
+                Refusal(Error.from_exception(error, None), error.close)
+                if allowed
+                else (self._limited(now, None))
             )
+        if not allowed:
+            return self._limited(now, request_id(wire))
+        self.limited_since = None
+        try:
+            message = read_client_message(wire)
+            self._check_order(message)
+        except ProtocolError as error:
+            return Refusal(Error.from_exception(error, request_id(wire)), error.close)
         return Request(message)
+
+    def _check_order(self, message: ClientMessage) -> None:
+        """Hello first, and only once."""
+        if self.name is None:
+            self._greet(message)
+        elif isinstance(message, Hello):
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "this connection already said hello")
 
     def _greet(self, message: ClientMessage) -> None:
         if not isinstance(message, Hello):
@@ -105,11 +114,12 @@ class ServerSession:
             )
         self.name = message.name
 
-    def _limited(self, now: float) -> Refusal:
+    def _limited(self, now: float, answering: str | int | None) -> Refusal:
         if self.limited_since is None:
             self.limited_since = now
         flooding = now - self.limited_since >= self.flood_close_after
         error = Error(
+            id=answering,
             code=ErrorCode.RATE_LIMITED.value,
             message=f"more than {self.bucket.rate:g} messages a second; wait and send again",
         )

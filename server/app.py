@@ -11,7 +11,7 @@ import logging
 import multiprocessing
 import secrets
 import time
-from collections.abc import AsyncIterator, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -22,7 +22,7 @@ from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed, NegotiationError
 from websockets.typing import Subprotocol
 
-from parlour.bots import choose_move, fallback_move
+from parlour.bots import choose_move, fallback_move, ready
 from parlour.protocol import (
     MAX_FRAME_BYTES,
     SUBPROTOCOLS,
@@ -34,7 +34,9 @@ from parlour.protocol import (
     codec_for,
 )
 from parlour.protocol import messages as m
+from parlour.protocol.session import FLOOD_CLOSE_AFTER
 from parlour.protocol.wire import Frame
+from parlour.rules import State
 
 from .lobby import BotTurn, Limits, Lobby, Outbox
 from .metrics import Metrics
@@ -61,6 +63,10 @@ class ServerConfig:
     """Seconds past the budget before a bot's move is replaced by a fallback."""
     bot_pause: float = 0.0
     """Least seconds between a bot's turn and its move, so people can follow the game."""
+    choose: Callable[[State[Any], str, float, int], str] = choose_move
+    """The bots' entry point, run in the workers: (state, level, budget, seed) to a move."""
+    flood_close_after: float = FLOOD_CLOSE_AFTER
+    """Seconds of sending past the rate limit before the connection is closed with 1008."""
     tick_interval: float = 1.0
     ping_interval: float = 20.0
     limits: Limits = field(default_factory=Limits)
@@ -103,6 +109,9 @@ class ParlourServer:
     async def start(self) -> None:
         """Start the bot workers and listen."""
         self._pool = self._new_pool()
+        loop = asyncio.get_running_loop()
+        warming = [loop.run_in_executor(self._pool, ready) for _ in range(self.config.bot_workers)]
+        await asyncio.gather(*warming)
         self._server = await serve(
             self._connection,
             self.config.host,
@@ -149,7 +158,9 @@ class ParlourServer:
         """Serve one WebSocket connection from its first frame to its close."""
         assert websocket.subprotocol is not None
         conn = next(self._ids)
-        session = ServerSession(codec_for(websocket.subprotocol))
+        session = ServerSession(
+            codec_for(websocket.subprotocol), flood_close_after=self.config.flood_close_after
+        )
         self.connections[conn] = (websocket, session)
         self.metrics.connections.inc()
         try:
@@ -239,7 +250,7 @@ class ParlourServer:
         assert self._pool is not None
         try:
             future = loop.run_in_executor(
-                self._pool, choose_move, turn.state, turn.level, budget, seed
+                self._pool, self.config.choose, turn.state, turn.level, budget, seed
             )
             move: str = await asyncio.wait_for(future, budget + self.config.bot_grace)
             return move

@@ -1,0 +1,14 @@
+"""A real server on a free loopback port for each test that asks for one."""
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from parlour.server import ParlourServer, ServerConfig, running_server
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[ParlourServer]:
+    config = ServerConfig(host="127.0.0.1", port=0, tick_interval=0.05, bot_workers=1)
+    async with running_server(config) as running:
+        yield running

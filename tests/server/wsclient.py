@@ -1,0 +1,76 @@
+"""A scripted protocol client over a real WebSocket, for end-to-end tests."""
+
+import asyncio
+import dataclasses
+import itertools
+from collections.abc import Callable
+from typing import Self
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from parlour.protocol import ClientSession, codec_for
+from parlour.protocol import messages as m
+
+TIMEOUT = 10.0
+RATE_LIMITED_PAUSE = 0.1
+
+
+class Client:
+    """One connection: typed messages out, typed messages in, kept until asked for."""
+
+    def __init__(self, websocket: ClientConnection, subprotocol: str) -> None:
+        self.websocket = websocket
+        self.session = ClientSession(codec_for(subprotocol))
+        self.inbox: list[m.ServerMessage] = []
+        self._ids = itertools.count(1)
+
+    @classmethod
+    async def open(cls, port: int, name: str, subprotocol: str = "parlour.v1.msgpack") -> Self:
+        websocket = await connect(
+            f"ws://127.0.0.1:{port}/ws", subprotocols=[subprotocol], open_timeout=TIMEOUT
+        )
+        client = cls(websocket, subprotocol)
+        welcome = await client.request(m.Hello(version=1, name=name))
+        assert isinstance(welcome, m.Welcome)
+        return client
+
+    async def send(self, message: m.ClientMessage) -> None:
+        await self.websocket.send(self.session.send(message))
+
+    async def request(self, message: m.ClientMessage) -> m.ServerMessage:
+        """Send `message` with a fresh id and return the answer that carries it.
+
+        A polite client: told it is sending too fast, it waits and sends again.
+        """
+        while True:
+            request_id = next(self._ids)
+            await self.send(dataclasses.replace(message, id=request_id))
+            reply = await self.expect(lambda reply, wanted=request_id: reply.id == wanted)
+            if not (isinstance(reply, m.Error) and reply.code == "rate_limited"):
+                return reply
+            await asyncio.sleep(RATE_LIMITED_PAUSE)
+
+    async def expect(
+        self, wanted: Callable[[m.ServerMessage], bool], timeout: float = TIMEOUT
+    ) -> m.ServerMessage:
+        """The first message, kept or new, that `wanted` accepts; others are kept."""
+        for index, message in enumerate(self.inbox):
+            if wanted(message):
+                return self.inbox.pop(index)
+        async with asyncio.timeout(timeout):
+            while True:
+                message = self.session.receive(await self.websocket.recv())
+                if wanted(message):
+                    return message
+                self.inbox.append(message)
+
+    async def update(self, version: int) -> m.Update:
+        """The update that brings the room to `version`."""
+        update = await self.expect(
+            lambda msg: isinstance(msg, m.Update) and msg.version == version
+        )
+        assert isinstance(update, m.Update)
+        return update
+
+    async def close(self) -> None:
+        await self.websocket.close()
