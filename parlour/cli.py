@@ -67,6 +67,7 @@ def _serve(args: argparse.Namespace) -> int:
     from parlour.server.serve import data_directory, serve  # noqa: PLC0415
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    logging.getLogger("websockets").setLevel(logging.WARNING)  # a line per request is noise
     try:
         data_dir = data_directory(args.data_dir)
     except OSError as error:

@@ -69,6 +69,7 @@ class ServerSession:
     flood_close_after: float = FLOOD_CLOSE_AFTER
     name: str | None = None
     limited_since: float | None = None
+    """When the client was first refused for sending too fast, until its bucket half refills."""
 
     def receive(self, frame: Frame, now: float) -> Request | Refusal:
         """What to do with one received frame; every frame counts against the rate limit."""
@@ -83,7 +84,8 @@ class ServerSession:
             )
         if not allowed:
             return self._limited(now, request_id(wire))
-        self.limited_since = None
+        if self.bucket.tokens >= self.bucket.burst / 2:
+            self.limited_since = None
         try:
             message = read_client_message(wire)
             self._check_order(message)

@@ -112,7 +112,15 @@ class ParlourServer:
         loop = asyncio.get_running_loop()
         warming = [loop.run_in_executor(self._pool, ready) for _ in range(self.config.bot_workers)]
         await asyncio.gather(*warming)
-        self._server = await serve(
+        try:
+            self._server = await self._listen()
+        except BaseException:
+            self._pool.shutdown(cancel_futures=True)
+            raise
+        self._spawn(self._tick_forever())
+
+    async def _listen(self) -> Server:
+        return await serve(
             self._connection,
             self.config.host,
             self.config.port,
@@ -123,11 +131,14 @@ class ParlourServer:
             ping_interval=self.config.ping_interval,
             ping_timeout=self.config.ping_interval,
         )
-        self._spawn(self._tick_forever())
+
+    def drain(self) -> None:
+        """Answer /healthz with 503 from now on, so that load balancers stop sending players."""
+        self._closing = True
 
     def close(self) -> None:
         """Stop listening and close every connection with 1001 (going away)."""
-        self._closing = True
+        self.drain()
         if self._server is not None:
             self._server.close(code=CloseCode.GOING_AWAY, reason="the server is shutting down")
 

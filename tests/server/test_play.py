@@ -13,7 +13,8 @@ JSON = "parlour.v1.json"
 
 
 async def create(host: Client, **fields: Any) -> m.Joined:
-    joined = await host.request(m.CreateRoom(**({"game": "tribolo", "board": 7} | fields)))
+    request: dict[str, Any] = {"game": "tribolo", "board": 7, **fields}
+    joined = await host.request(m.CreateRoom(**request))
     assert isinstance(joined, m.Joined), joined
     return joined
 

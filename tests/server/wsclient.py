@@ -2,11 +2,13 @@
 
 import asyncio
 import dataclasses
+import functools
 import itertools
 from collections.abc import Callable
 from typing import Self
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.typing import Subprotocol
 
 from parlour.protocol import ClientSession, codec_for
 from parlour.protocol import messages as m
@@ -27,7 +29,9 @@ class Client:
     @classmethod
     async def open(cls, port: int, name: str, subprotocol: str = "parlour.v1.msgpack") -> Self:
         websocket = await connect(
-            f"ws://127.0.0.1:{port}/ws", subprotocols=[subprotocol], open_timeout=TIMEOUT
+            f"ws://127.0.0.1:{port}/ws",
+            subprotocols=[Subprotocol(subprotocol)],
+            open_timeout=TIMEOUT,
         )
         client = cls(websocket, subprotocol)
         welcome = await client.request(m.Hello(version=1, name=name))
@@ -45,7 +49,7 @@ class Client:
         while True:
             request_id = next(self._ids)
             await self.send(dataclasses.replace(message, id=request_id))
-            reply = await self.expect(lambda reply, wanted=request_id: reply.id == wanted)
+            reply = await self.expect(functools.partial(_answers, request_id))
             if not (isinstance(reply, m.Error) and reply.code == "rate_limited"):
                 return reply
             await asyncio.sleep(RATE_LIMITED_PAUSE)
@@ -74,3 +78,7 @@ class Client:
 
     async def close(self) -> None:
         await self.websocket.close()
+
+
+def _answers(request_id: int, message: m.ServerMessage) -> bool:
+    return message.id == request_id

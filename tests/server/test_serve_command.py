@@ -1,0 +1,69 @@
+"""`parlour serve` as a user runs it: it says where to connect and stops cleanly on SIGTERM."""
+
+import asyncio
+import re
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from .wsclient import Client
+
+
+async def test_serve_prints_its_address_and_sigterm_closes_clients_with_1001(
+    tmp_path: Path,
+) -> None:
+    data_dir = tmp_path / "data"
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "parlour",
+        "serve",
+        "--port",
+        "0",
+        "--data-dir",
+        str(data_dir),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        assert process.stdout is not None
+        first = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
+        found = re.search(r"serving ws://127\.0\.0\.1:(\d+)/ws \(browser: http://127", first)
+        assert found, first
+        assert data_dir.is_dir()
+        client = await Client.open(int(found.group(1)), "Ann")
+        process.send_signal(signal.SIGTERM)
+        with pytest.raises(ConnectionClosed):
+            await client.websocket.recv()
+        assert client.websocket.close_code == 1001
+        assert await asyncio.wait_for(process.wait(), 30) == 0
+        rest = (await process.stdout.read()).decode()
+        assert "parlour server stopped" in rest
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
+    blocker = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    port = blocker.sockets[0].getsockname()[1]
+    try:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "parlour",
+            "serve",
+            "--port",
+            str(port),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        _, stderr = await asyncio.wait_for(process.communicate(), 30)
+        assert process.returncode == 2
+        assert f"cannot listen on 127.0.0.1:{port}" in stderr.decode()
+    finally:
+        blocker.close()
