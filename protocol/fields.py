@@ -17,8 +17,21 @@ class FieldSpec:
         raise NotImplementedError
 
 
+JOINERS: Final = frozenset("\u200c\u200d")
+"""The zero-width non-joiner and joiner: format characters that names and emoji need."""
+
+
 def _has_control(text: str) -> bool:
-    return any(unicodedata.category(char) in ("Cc", "Cf", "Cs") for char in text)
+    """Whether `text` holds a control, format or line-breaking character.
+
+    Format characters include the bidirectional overrides that make a name read backwards;
+    only the two joiners pass.
+    """
+    return any(
+        unicodedata.category(char) in ("Cc", "Cs", "Zl", "Zp")
+        or (unicodedata.category(char) == "Cf" and char not in JOINERS)
+        for char in text
+    )
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from .messages import (
     read_server_message,
     request_id,
 )
-from .wire import Codec, Frame, check_schema
+from .wire import Codec, Frame, Message, as_message, check_schema
 
 RATE: Final = 20.0
 BURST: Final = 40.0
@@ -31,8 +31,12 @@ class TokenBucket:
 
     rate: float = RATE
     burst: float = BURST
-    tokens: float = BURST
+    tokens: float = field(init=False)
+    """Tokens left; a new bucket is full."""
     updated: float | None = None
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
 
     def take(self, now: float) -> bool:
         """Spend one token if there is one."""
@@ -75,38 +79,40 @@ class ServerSession:
         """What to do with one received frame; every frame counts against the rate limit."""
         allowed = self.bucket.take(now)
         try:
-            wire = self.codec.decode(frame)
+            value = self.codec.parse(frame)
         except ProtocolError as error:
-            return (
-                Refusal(Error.from_exception(error, None), error.close)
-                if allowed
-                else (self._limited(now, None))
-            )
+            return self._refuse(error, None) if allowed else self._limited(now, None)
+        answering = request_id(value) if isinstance(value, dict) else None
         if not allowed:
-            return self._limited(now, request_id(wire))
+            return self._limited(now, answering)
         if self.bucket.tokens >= self.bucket.burst / 2:
             self.limited_since = None
         try:
-            message = read_client_message(wire)
-            self._check_order(message)
+            message = read_client_message(self._in_order(as_message(value)))
+            if isinstance(message, Hello):
+                self._greet(message)
         except ProtocolError as error:
-            return Refusal(Error.from_exception(error, request_id(wire)), error.close)
+            return self._refuse(error, answering)
         return Request(message)
 
-    def _check_order(self, message: ClientMessage) -> None:
-        """Hello first, and only once."""
-        if self.name is None:
-            self._greet(message)
-        elif isinstance(message, Hello):
-            raise ProtocolError(ErrorCode.BAD_MESSAGE, "this connection already said hello")
+    @staticmethod
+    def _refuse(error: ProtocolError, answering: str | int | None) -> Refusal:
+        return Refusal(Error.from_exception(error, answering), error.close)
 
-    def _greet(self, message: ClientMessage) -> None:
-        if not isinstance(message, Hello):
+    def _in_order(self, wire: Message) -> Message:
+        """The message if it may come now: hello first, and only once."""
+        if self.name is None and wire["type"] != Hello.TYPE:
             raise ProtocolError(
                 ErrorCode.HELLO_FIRST,
                 "the first message must be 'hello'",
                 close=CloseCode.POLICY_VIOLATION,
             )
+        if self.name is not None and wire["type"] == Hello.TYPE:
+            raise ProtocolError(ErrorCode.BAD_MESSAGE, "this connection already said hello")
+        return wire
+
+    def _greet(self, message: Hello) -> None:
+        """Check the hello's version and remember who this is."""
         if message.version != PROTOCOL_VERSION:
             raise ProtocolError(
                 ErrorCode.UNSUPPORTED_VERSION,

@@ -28,7 +28,10 @@ def check_schema(value: object, depth: int = 0) -> None:
     """Refuse any value outside the common schema with `bad_message`."""
     if depth > MAX_DEPTH:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, f"nested more than {MAX_DEPTH} deep")
-    if value is None or isinstance(value, (bool, str)):
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, str):
+        _check_text(value)
         return
     if isinstance(value, int):
         if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
@@ -42,14 +45,23 @@ def check_schema(value: object, depth: int = 0) -> None:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise ProtocolError(ErrorCode.BAD_MESSAGE, "a map key that is not a string")
+            _check_text(key)
             check_schema(item, depth + 1)
         return
     kind = "a float" if isinstance(value, float) else f"a value of type {type(value).__name__}"
     raise ProtocolError(ErrorCode.BAD_MESSAGE, f"{kind}, which the protocol does not carry")
 
 
-def _as_message(value: object) -> Message:
-    """The decoded frame as a message map with a string `type`."""
+def _check_text(text: str) -> None:
+    """Refuse a string that is not Unicode text: a lone surrogate, which JSON escapes allow."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "a string that is not valid Unicode") from None
+
+
+def as_message(value: object) -> Message:
+    """A decoded frame as a message: a map within the schema with a string `type`."""
     check_schema(value)
     if not isinstance(value, dict):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message must be a map")
@@ -65,16 +77,30 @@ class Codec(Protocol):
 
     def encode(self, message: Message) -> Frame: ...
 
+    def parse(self, frame: Frame) -> object:
+        """The value in `frame`, unchecked; ProtocolError `bad_frame` if it holds none."""
+        ...
+
     def decode(self, frame: Frame) -> Message:
         """The message in `frame`; ProtocolError `bad_frame` or `bad_message` if none."""
         ...
+
+
+class _Decoding:
+    """`decode` for a codec that can `parse`."""
+
+    def parse(self, frame: Frame) -> object:
+        raise NotImplementedError
+
+    def decode(self, frame: Frame) -> Message:
+        return as_message(self.parse(frame))
 
 
 def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
-class JsonCodec:
+class JsonCodec(_Decoding):
     """`parlour.v1.json`: one JSON object per text frame."""
 
     subprotocol = JSON
@@ -82,17 +108,16 @@ class JsonCodec:
     def encode(self, message: Message) -> str:
         return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
-    def decode(self, frame: Frame) -> Message:
+    def parse(self, frame: Frame) -> object:
         if not isinstance(frame, str):
             raise ProtocolError(ErrorCode.BAD_FRAME, f"{JSON} takes text frames, not binary")
         try:
-            value = json.loads(frame, parse_constant=_refuse_constant)
+            return json.loads(frame, parse_constant=_refuse_constant)
         except (ValueError, RecursionError) as error:
             raise ProtocolError(ErrorCode.BAD_FRAME, f"not valid JSON: {error}") from None
-        return _as_message(value)
 
 
-class MsgpackCodec:
+class MsgpackCodec(_Decoding):
     """`parlour.v1.msgpack`: one MessagePack map per binary frame."""
 
     subprotocol = MSGPACK
@@ -101,16 +126,15 @@ class MsgpackCodec:
         data: bytes = msgpack.packb(message, use_bin_type=True)
         return data
 
-    def decode(self, frame: Frame) -> Message:
+    def parse(self, frame: Frame) -> object:
         if not isinstance(frame, bytes):
             raise ProtocolError(ErrorCode.BAD_FRAME, f"{MSGPACK} takes binary frames, not text")
         try:
-            value = msgpack.unpackb(frame, raw=False, strict_map_key=False, timestamp=0)
-        except (ValueError, msgpack.UnpackException, RecursionError) as error:
-            raise ProtocolError(
-                ErrorCode.BAD_FRAME, f"not valid MessagePack: {error or type(error).__name__}"
-            ) from None
-        return _as_message(value)
+            return msgpack.unpackb(frame, raw=False, strict_map_key=False, timestamp=0)
+        except (ValueError, TypeError, msgpack.UnpackException, RecursionError) as error:
+            # TypeError: a map key msgpack can read but Python cannot hash, such as an array.
+            reason = str(error) or type(error).__name__
+            raise ProtocolError(ErrorCode.BAD_FRAME, f"not valid MessagePack: {reason}") from None
 
 
 CODECS: Final[dict[str, Callable[[], Codec]]] = {MSGPACK: MsgpackCodec, JSON: JsonCodec}
