@@ -118,6 +118,9 @@ class Game(ABC, Generic[MoveT]):
     highest_score_wins: bool = True
     """Whether the winners of a finished game are always its top scorers. Where the rules
     can name a winner otherwise (a player left with no move loses), this is False."""
+    private_observations: bool = False
+    """Whether a seat may see what others do not, so that `observation` differs by seat.
+    Every game here shows everything to everyone."""
 
     def resolve_options(self, options: Options | None = None) -> dict[str, OptionValue]:
         """Every option with its value (given ones checked, the rest defaulted)."""

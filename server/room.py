@@ -90,6 +90,9 @@ class Room:
     moves: list[str] = field(default_factory=list)
     version: int = 0
     empty_since: float | None = None
+    _observed: tuple[State[Any] | None, dict[int | None, dict[str, Any]]] = field(
+        default_factory=lambda: (None, {}), repr=False, compare=False
+    )
 
     def seat_of(self, conn: ConnId) -> Seat | None:
         """The seat `conn` holds here, if any."""
@@ -130,7 +133,18 @@ class Room:
         }
 
     def observation(self, seat: Seat | None) -> dict[str, Any] | None:
-        """The game as `seat` (or a spectator, for None) sees it; None before the start."""
-        if self.state is None:
+        """The game as `seat` (or a spectator, for None) sees it; None before the start.
+
+        Made once per state and viewpoint: every member is sent it after every move.
+        """
+        state = self.state
+        if state is None:
             return None
-        return self.state.observation(self.seats.index(seat) if seat else None)
+        index = self.seats.index(seat) if seat and self.game.private_observations else None
+        observed_state, made = self._observed
+        if observed_state is not state:
+            made = {}
+            self._observed = (state, made)
+        if index not in made:
+            made[index] = state.observation(index)
+        return made[index]

@@ -390,6 +390,8 @@ def test_observations_are_json(case: Case) -> None:
             assert isinstance(observation, dict)
             assert json_round_trip(observation) == observation, f"seat {seat} at {where(state)}"
             assert observation.get("position") == state.format_position()
+            if not case.game.private_observations:
+                assert observation == state.observation(None), "a public game shows all alike"
 
 
 # 6. A board number replays the same game.
