@@ -251,20 +251,8 @@ class FlankState(State[int]):
 
     def cells(self) -> list[str]:
         """The board row by row, a character a square: `.`, `#` (blocked) or a seat's letter."""
-        grid = self.board.grid
-        letters = self.game.letters
-        rows = []
-        for row in range(grid.rows):
-            chars = []
-            for square in range(row * grid.cols, (row + 1) * grid.cols):
-                bit = grid.bit(square)
-                owner = next((seat for seat, p in enumerate(self.pieces) if p & bit), None)
-                if owner is not None:
-                    chars.append(letters[owner])
-                else:
-                    chars.append(BLOCKED if self.board.blocked & bit else EMPTY)
-            rows.append("".join(chars))
-        return rows
+        layers = [(BLOCKED, self.board.blocked), *zip(self.game.letters, self.pieces, strict=True)]
+        return self.board.grid.picture(EMPTY, layers)
 
     def value_rows(self) -> list[str]:
         """The square values row by row, `.` for none; empty if no square has a value."""
@@ -283,7 +271,10 @@ class FlankState(State[int]):
         Othello's start:
         `......../......../......../...WB.../...BW.../......../......../........ B`
         """
-        fields = ["/".join(self.cells()), self.game.letters[self.to_move]]
+        return self._position(self.cells())
+
+    def _position(self, cells: list[str]) -> str:
+        fields = ["/".join(cells), self.game.letters[self.to_move]]
         values = self.value_rows()
         if values:
             fields.append("/".join(values))
@@ -294,13 +285,14 @@ class FlankState(State[int]):
         grid = self.board.grid
         seats = self.game.seats
         over = self.is_over
+        cells = self.cells()
         return {
             "game": self.game.name,
             "rows": grid.rows,
             "cols": grid.cols,
             "seats": list(seats),
             "letters": dict(zip(seats, self.game.letters, strict=True)),
-            "board": list[JsonValue](self.cells()),
+            "board": list[JsonValue](cells),
             "values": list[JsonValue](self.value_rows()),
             "to_move": None if over else seats[self.to_move],
             "passed": [seats[s] for s in self.passed],
@@ -310,7 +302,7 @@ class FlankState(State[int]):
             "scores": dict(zip(seats, self.scores(), strict=True)),
             "over": over,
             "winners": [seats[s] for s in self.winners()],
-            "position": self.format_position(),
+            "position": self._position(cells),
         }
 
 

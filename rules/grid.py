@@ -8,7 +8,7 @@ the next row.
 """
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from string import ascii_lowercase
 
@@ -19,6 +19,7 @@ MAX_ROWS = 26
 MAX_COLS = 26
 
 _SQUARE_TEXT = re.compile(r"([a-z])([0-9]{1,2})")
+_DIGIT_BYTES = bytes.maketrans(b"01", b"\x00\x01")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,26 @@ class Grid:
         """The squares set in `mask`, in ascending order."""
         square_at = self._square_at
         return [square_at[position] for position in set_bits(mask)]
+
+    def picture(self, blank: str, layers: Sequence[tuple[str, int]]) -> list[str]:
+        """The board row by row, a character a square: a layer's where its mask has the
+        square, else `blank`. No square may be in two layers' masks.
+
+        Done without a loop over squares: each mask becomes a string of 0s and 1s, read as
+        a big integer of one byte a bit; layer k's is multiplied by k and all are summed,
+        which leaves in each byte the number of the layer holding it, then translated.
+        """
+        bits = self.rows * self.width
+        number = sum(
+            k * int.from_bytes(format(mask, f"0{bits}b").encode().translate(_DIGIT_BYTES))
+            for k, (_, mask) in enumerate(layers, 1)
+        )
+        table = bytes.maketrans(
+            bytes(range(len(layers) + 1)), (blank + "".join(c for c, _ in layers)).encode()
+        )
+        text = number.to_bytes(bits)[::-1].translate(table).decode()
+        width, cols = self.width, self.cols
+        return [text[start : start + cols] for start in range(0, bits, width)]
 
     def format_square(self, square: int) -> str:
         """`a1` for the top left square."""

@@ -8,12 +8,8 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import multiprocessing
-import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import AsyncIterator, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -22,7 +18,7 @@ from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed, NegotiationError
 from websockets.typing import Subprotocol
 
-from parlour.bots import choose_move, fallback_move, ready
+from parlour.bots import choose_move, fallback_move
 from parlour.protocol import (
     MAX_FRAME_BYTES,
     SUBPROTOCOLS,
@@ -36,12 +32,12 @@ from parlour.protocol import (
 from parlour.protocol import messages as m
 from parlour.protocol.session import FLOOD_CLOSE_AFTER
 from parlour.protocol.wire import Frame
-from parlour.rules import State
 
 from .lobby import BotTurn, Limits, Lobby, Outbox
 from .metrics import Metrics
 from .room import ConnId, Status
 from .routes import http_router
+from .workers import BotWorkers, Choose
 
 log = logging.getLogger("parlour.server")
 
@@ -63,7 +59,7 @@ class ServerConfig:
     """Seconds past the budget before a bot's move is replaced by a fallback."""
     bot_pause: float = 0.0
     """Least seconds between a bot's turn and its move, so people can follow the game."""
-    choose: Callable[[State[Any], str, float, int], str] = choose_move
+    choose: Choose = choose_move
     """The bots' entry point, run in the workers: (state, level, budget, seed) to a move."""
     flood_close_after: float = FLOOD_CLOSE_AFTER
     """Seconds of sending past the rate limit before the connection is closed with 1008."""
@@ -95,7 +91,7 @@ class ParlourServer:
         self._ids = itertools.count(1)
         self._thinking: set[tuple[str, int]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._pool: ProcessPoolExecutor | None = None
+        self._workers: BotWorkers | None = None
         self._server: Server | None = None
         self._closing = False
 
@@ -108,14 +104,15 @@ class ParlourServer:
 
     async def start(self) -> None:
         """Start the bot workers and listen."""
-        self._pool = self._new_pool()
-        loop = asyncio.get_running_loop()
-        warming = [loop.run_in_executor(self._pool, ready) for _ in range(self.config.bot_workers)]
-        await asyncio.gather(*warming)
+        config = self.config
+        self._workers = BotWorkers(
+            config.bot_workers, config.choose, config.bot_budget, config.bot_grace, self.metrics
+        )
         try:
+            await self._workers.start()
             self._server = await self._listen()
         except BaseException:
-            self._pool.shutdown(cancel_futures=True)
+            await self._workers.close()
             raise
         self._spawn(self._tick_forever())
 
@@ -128,6 +125,9 @@ class ParlourServer:
             select_subprotocol=select_subprotocol,
             process_request=http_router(lambda: not self._closing, self._render_metrics),
             max_size=MAX_FRAME_BYTES,
+            # Updates are under 1 KiB, while permessage-deflate keeps some 40 KiB of zlib
+            # state for each connection: memory, not bandwidth, is what runs short.
+            compression=None,
             ping_interval=self.config.ping_interval,
             ping_timeout=self.config.ping_interval,
         )
@@ -149,13 +149,8 @@ class ParlourServer:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-
-    def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(
-            max_workers=self.config.bot_workers, mp_context=multiprocessing.get_context("spawn")
-        )
+        if self._workers is not None:
+            await self._workers.close()
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run `work` in the background, kept until it ends and cancelled on close."""
@@ -213,7 +208,11 @@ class ParlourServer:
         return None
 
     def _send(self, outbox: Outbox) -> None:
-        """Send each message at once, in order, without waiting for slow readers."""
+        """Send each message at once, in order, without waiting for slow readers.
+
+        A message sent to several connections is encoded once for each codec among them.
+        """
+        frames: dict[tuple[int, str], Frame] = {}
         for conn, message in outbox:
             entry = self.connections.get(conn)
             if entry is None:
@@ -221,7 +220,11 @@ class ParlourServer:
             websocket, session = entry
             if isinstance(message, m.Error):
                 self.metrics.errors.labels(message.code).inc()
-            broadcast([websocket], session.send(message))
+            key = (id(message), session.codec.subprotocol)
+            frame = frames.get(key)
+            if frame is None:
+                frame = frames[key] = session.send(message)
+            broadcast([websocket], frame)
             if websocket.transport.get_write_buffer_size() > MAX_WRITE_BUFFER:
                 log.warning("closing connection %d: it does not read what it is sent", conn)
                 self._spawn(websocket.close(CloseCode.POLICY_VIOLATION, "reading too slowly"))
@@ -242,8 +245,8 @@ class ParlourServer:
         """Ask a worker for the bot's move, then play it through the lobby's checks."""
         try:
             started = time.monotonic()
-            seed = secrets.randbits(53)
-            move = await self._think(turn, seed)
+            assert self._workers is not None
+            move, seed = await self._workers.move(turn)
             await asyncio.sleep(max(0.0, self.config.bot_pause - (time.monotonic() - started)))
             outbox = self._play_bot(turn, move, seed)
             if outbox:
@@ -252,34 +255,6 @@ class ParlourServer:
         finally:
             self._thinking.discard((turn.room, turn.version))
         self._schedule_bots()
-
-    async def _think(self, turn: BotTurn, seed: int) -> str:
-        """The bot's move from a worker, or a fallback if it fails or overruns."""
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        budget = self.config.bot_budget
-        assert self._pool is not None
-        try:
-            future = loop.run_in_executor(
-                self._pool, self.config.choose, turn.state, turn.level, budget, seed
-            )
-            move: str = await asyncio.wait_for(future, budget + self.config.bot_grace)
-            return move
-        except TimeoutError:
-            reason = "timeout"
-        except BrokenProcessPool:
-            reason = "crashed"
-            self._pool = self._new_pool()
-        except Exception:
-            log.exception("bot %s failed in room %s", turn.level, turn.room)
-            reason = "error"
-        finally:
-            self.metrics.bot_seconds.observe(loop.time() - started)
-        log.warning(
-            "bot %s in room %s: %s; playing a fallback move", turn.level, turn.room, reason
-        )
-        self.metrics.bot_fallbacks.labels(reason).inc()
-        return fallback_move(turn.state, seed)
 
     def _play_bot(self, turn: BotTurn, move: str, seed: int) -> Outbox:
         """The bot's move played; a refused one is replaced by a fallback if still its turn."""

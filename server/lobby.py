@@ -61,6 +61,10 @@ class Lobby:
     rooms: dict[str, Room] = field(default_factory=dict)
     codes: dict[str, Room] = field(default_factory=dict)
     names: dict[ConnId, str] = field(default_factory=dict)
+    entered: dict[ConnId, set[str]] = field(default_factory=dict)
+    """The rooms each connection has come into: all a disconnect need look at."""
+    _changed: set[str] = field(default_factory=set, repr=False)
+    """Rooms announced since `bot_turns` last looked: only these can have a new bot turn."""
 
     def handle(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
         """Act on one valid request; a refusal is an `error` to the sender and changes nothing."""
@@ -109,13 +113,17 @@ class Lobby:
         """A connection is gone: its seats wait for their tokens, its rooms are told."""
         self.names.pop(conn, None)
         outbox: Outbox = []
-        for room in self._rooms_of(conn):
-            self._drop(room, conn)
-            outbox += self._broadcast_view(room)
+        for room_id in sorted(self.entered.pop(conn, ())):
+            room = self.rooms.get(room_id)
+            if room is not None and conn in room.connections():
+                self._drop(room, conn)
+                outbox += self._broadcast_view(room)
         return outbox
 
-    def _rooms_of(self, conn: ConnId) -> list[Room]:
-        return [room for room in self.rooms.values() if conn in room.connections()]
+    def _enter(self, room: Room, conn: ConnId) -> None:
+        """`conn` has come into `room` (as a seat, spectator or host): the room is not empty."""
+        self.entered.setdefault(conn, set()).add(room.id)
+        room.empty_since = None
 
     def _drop(self, room: Room, conn: ConnId) -> None:
         seat = room.seat_of(conn)
@@ -182,6 +190,7 @@ class Lobby:
             seat.seat_human(self.names[conn], room.host_token, conn)
         else:
             room.spectators.add(conn)
+        self._enter(room, conn)
         return [(conn, self._joined(room, conn, message.id, room.host_token))]
 
     def _new_room_id(self) -> str:
@@ -234,7 +243,7 @@ class Lobby:
         token = self.secret(SECRET_BYTES)
         seat.seat_human(self.names[conn], token, conn)
         room.spectators.discard(conn)
-        room.empty_since = None
+        self._enter(room, conn)
         joined = self._joined(room, conn, message.id, token)
         return [(conn, joined), *self._broadcast_view(room, but=conn)]
 
@@ -268,7 +277,7 @@ class Lobby:
             room.spectators.add(conn)
         if hosting:
             room.host_conn = conn
-        room.empty_since = None
+        self._enter(room, conn)
         joined = self._joined(room, conn, message.id, token)
         return [(conn, joined), *outbox, *self._broadcast_view(room, but=conn)]
 
@@ -276,7 +285,7 @@ class Lobby:
         room = self._find(conn, message.room)
         if room.seat_of(conn) is None:
             room.spectators.add(conn)
-        room.empty_since = None
+        self._enter(room, conn)
         return [(conn, m.Watching(id=message.id, room=room.view(conn)))]
 
     def _leave(self, conn: ConnId, message: m.Leave) -> Outbox:
@@ -394,20 +403,23 @@ class Lobby:
         if after.is_over:
             room.status = Status.FINISHED
         passed = [room.seats[index].colour for index in after.passed]
-        return [
-            (
-                member,
-                m.Update(
+        self._changed.add(room.id)
+        updates: dict[int | None, m.Update] = {}
+        outbox: Outbox = []
+        for member in sorted(room.connections()):
+            seen_by = room.seat_of(member)
+            viewpoint = room.viewpoint(seen_by)
+            if viewpoint not in updates:
+                updates[viewpoint] = m.Update(
                     room=room.id,
                     version=room.version,
                     seat=seat.colour,
                     move=played,
                     passed=passed,
-                    state=room.observation(room.seat_of(member)) or {},
-                ),
-            )
-            for member in sorted(room.connections())
-        ]
+                    state=room.observation(seen_by) or {},
+                )
+            outbox.append((member, updates[viewpoint]))
+        return outbox
 
     @staticmethod
     def _running(room: Room) -> State[Any]:
@@ -465,10 +477,12 @@ class Lobby:
             del self.codes[room.code]
 
     def bot_turns(self) -> list[BotTurn]:
-        """Every room where a bot or stand-in is to move now."""
+        """Every room changed since the last call where a bot or stand-in is now to move."""
         turns = []
-        for room in self.rooms.values():
-            if room.status is not Status.PLAYING or room.state is None:
+        changed, self._changed = self._changed, set()
+        for room_id in sorted(changed):
+            room = self.rooms.get(room_id)
+            if room is None or room.status is not Status.PLAYING or room.state is None:
                 continue
             seat = room.seats[room.state.to_move]
             if seat.plays_as_bot:
@@ -478,6 +492,7 @@ class Lobby:
 
     def _broadcast_view(self, room: Room, but: ConnId | None = None) -> Outbox:
         """The room's new view to everyone in it (but the one already answered)."""
+        self._changed.add(room.id)
         return [
             (member, m.RoomView(room=room.view(member)))
             for member in sorted(room.connections())

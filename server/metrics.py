@@ -38,9 +38,14 @@ class Metrics:
             ["reason"],
             registry=registry,
         )
+        self.bot_turns_waiting = Gauge(
+            "parlour_bot_turns_waiting",
+            "bot turns asked of the workers and not yet answered",
+            registry=registry,
+        )
         self.bot_seconds = Histogram(
             "parlour_bot_think_seconds",
-            "time from asking a bot for a move to its answer",
+            "time from asking the workers for a bot's move to its answer, waiting included",
             buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
             registry=registry,
         )

@@ -132,6 +132,10 @@ class Room:
             "you": seat.colour if seat else None,
         }
 
+    def viewpoint(self, seat: Seat | None) -> int | None:
+        """Whose eyes `seat` sees the game through: its own where seats see differently."""
+        return self.seats.index(seat) if seat and self.game.private_observations else None
+
     def observation(self, seat: Seat | None) -> dict[str, Any] | None:
         """The game as `seat` (or a spectator, for None) sees it; None before the start.
 
@@ -140,7 +144,7 @@ class Room:
         state = self.state
         if state is None:
             return None
-        index = self.seats.index(seat) if seat and self.game.private_observations else None
+        index = self.viewpoint(seat)
         observed_state, made = self._observed
         if observed_state is not state:
             made = {}

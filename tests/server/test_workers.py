@@ -1,0 +1,78 @@
+"""The bot workers: a budget runs from when a worker takes a turn up, and workers yield."""
+
+import asyncio
+import contextlib
+import os
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from parlour.rules import GAMES, State
+from parlour.server.lobby import BotTurn
+from parlour.server.metrics import Metrics
+from parlour.server.workers import WORKER_NICENESS, BotWorkers
+
+from . import faulty_bots
+
+Choose = Callable[[State[Any], str, float, int], str]
+
+
+@contextlib.asynccontextmanager
+async def started(workers: BotWorkers) -> AsyncIterator[BotWorkers]:
+    await workers.start()
+    try:
+        yield workers
+    finally:
+        await workers.close()
+
+
+def turns(count: int) -> list[BotTurn]:
+    state = GAMES["tribolo"].new(seed=1)
+    return [BotTurn(f"room{n}", 0, "red", "greedy", state) for n in range(count)]
+
+
+def fallbacks(metrics: Metrics) -> float:
+    registry = metrics.registry
+    return sum(
+        registry.get_sample_value("parlour_bot_fallbacks_total", {"reason": reason}) or 0.0
+        for reason in ("timeout", "crashed", "error")
+    )
+
+
+async def test_turns_waiting_for_a_worker_keep_their_whole_budget() -> None:
+    # Four turns of 0.24 s for one worker: the last waits 0.72 s, past budget and grace.
+    metrics = Metrics()
+    workers = BotWorkers(1, faulty_bots.thoughtful_bot, 0.3, 0.2, metrics)
+    async with started(workers) as pool:
+        asked = turns(4)
+        answers = await asyncio.gather(*(pool.move(turn) for turn in asked))
+    state = asked[0].state
+    last_legal = state.format_move(state.legal_moves()[-1])
+    assert [move for move, _ in answers] == [last_legal] * 4
+    assert fallbacks(metrics) == 0
+    assert metrics.registry.get_sample_value("parlour_bot_turns_waiting") == 0
+
+
+@pytest.mark.parametrize(
+    ("bot", "grace", "reason"),
+    [
+        (faulty_bots.hanging_bot, 0.05, "timeout"),
+        # A death is only seen as such if it is noticed before the budget and grace are up.
+        (faulty_bots.dying_bot, 2.0, "crashed"),
+    ],
+)
+async def test_a_hung_or_dead_worker_is_replaced(bot: Choose, grace: float, reason: str) -> None:
+    metrics = Metrics()
+    async with started(BotWorkers(1, bot, 0.05, grace, metrics)) as pool:
+        answers = await asyncio.gather(*(pool.move(turn) for turn in turns(3)))
+    state = turns(1)[0].state
+    assert all(state.parse_move(move) in state.legal_moves() for move, _ in answers)
+    sample = metrics.registry.get_sample_value("parlour_bot_fallbacks_total", {"reason": reason})
+    assert sample == 3
+
+
+async def test_workers_run_at_a_lower_priority_than_the_server() -> None:
+    async with started(BotWorkers(1, faulty_bots.niceness_bot, 1.0, 1.0, Metrics())) as pool:
+        (answer, _), *_ = await asyncio.gather(*(pool.move(turn) for turn in turns(1)))
+    assert int(answer) == min(19, os.nice(0) + WORKER_NICENESS)
