@@ -34,6 +34,7 @@ class Grid:
     """The bitboard with every square set (and no guard bit)."""
     _bit_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _square_at: dict[int, int] = field(init=False, repr=False, compare=False)
+    _names: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not (1 <= self.rows <= MAX_ROWS and 1 <= self.cols <= MAX_COLS):
@@ -44,6 +45,8 @@ class Grid:
         object.__setattr__(self, "full", sum(1 << p for p in positions))
         object.__setattr__(self, "_bit_of", tuple(1 << p for p in positions))
         object.__setattr__(self, "_square_at", {p: sq for sq, p in enumerate(positions)})
+        rows, cols = range(self.rows), ascii_lowercase[: self.cols]
+        object.__setattr__(self, "_names", tuple(f"{c}{r + 1}" for r in rows for c in cols))
 
     @property
     def size(self) -> int:
@@ -85,8 +88,7 @@ class Grid:
 
     def format_square(self, square: int) -> str:
         """`a1` for the top left square."""
-        row, col = divmod(square, self.cols)
-        return f"{ascii_lowercase[col]}{row + 1}"
+        return self._names[square]
 
     def parse_square(self, text: str) -> int:
         """The square named by `text` (`a1` is the top left), or MalformedMoveError."""
