@@ -327,6 +327,32 @@ def test_a_bot_move_goes_through_the_same_checks() -> None:
     assert late.value.code == "not_your_turn"  # checked before the version, as the order says
 
 
+def test_each_bot_turn_is_told_once_and_the_next_after_its_move() -> None:
+    table = Table()
+    room = table.create(seat=None).room["room"]
+    table.lobby.handle(1, m.FillBots(room=room))
+    table.lobby.handle(1, m.Start(room=room))
+    (turn,) = table.lobby.bot_turns()
+    assert table.lobby.bot_turns() == []
+    table.lobby.handle(2, m.Spectate(room=room))
+    assert table.lobby.bot_turns() == []  # nothing changed in the room
+    table.lobby.play_bot(turn, "e3")
+    (after,) = table.lobby.bot_turns()
+    assert (after.version, after.colour) == (1, "green")
+
+
+def test_a_disconnect_reaches_every_room_the_connection_was_in() -> None:
+    table = Table()
+    first = table.full_room()
+    second = table.create(conn=4, board=8).room["room"]
+    table.join(2, second, seat="red")
+    table.lobby.handle(5, m.Spectate(room=first))
+    outbox = table.lobby.disconnect(2)
+    for room in (first, second):
+        assert table.lobby.rooms[room].seats[1].conn is None
+    assert {conn for conn, _ in outbox} == {1, 3, 4, 5}
+
+
 def test_an_empty_room_closes_after_ten_minutes_and_its_tokens_stop_working() -> None:
     table = Table()
     host = table.create()
