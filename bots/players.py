@@ -1,49 +1,99 @@
-"""The bot levels every game offers, and the one entry point that plays them."""
+"""The bot levels every game offers, and the entry points that play them."""
 
 import random
-from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any, Final
 
-from parlour.rules import State
+from parlour.rules import IllegalMoveError, JsonValue, State
 from parlour.rules.errors import RulesError
+
+from .thinking import Level, Thought, forced_result
 
 
 class UnknownLevelError(RulesError):
     """A bot level the game does not offer."""
 
 
-def _random_move(state: State[Any], budget: float, rng: random.Random) -> Any:
+def _random_think(state: State[Any], budget: float, rng: random.Random) -> Iterator[Thought[Any]]:
     """Any legal move, each as likely."""
-    return rng.choice(state.legal_moves())
+    move = rng.choice(state.legal_moves())
+    yield Thought(move, (move,), 0, 0, 1)
 
 
-def _greedy_move(state: State[Any], budget: float, rng: random.Random) -> Any:
+def _greedy_think(state: State[Any], budget: float, rng: random.Random) -> Iterator[Thought[Any]]:
     """The game's "Best" hint, ties broken at random: the most flips, points or progress now."""
-    return rng.choice(state.best_moves())
+    best = state.best_moves()
+    move = rng.choice(best)
+    yield Thought(move, (move,), 0, 0, len(best))
 
 
-Player = Callable[[State[Any], float, random.Random], Any]
+COMMON_LEVELS: Final = (
+    Level("random", "any legal move", _random_think),
+    Level("greedy", "the move that gains the most now", _greedy_think),
+)
 
-LEVELS: Final[dict[str, Player]] = {"random": _random_move, "greedy": _greedy_move}
-"""Bot levels from the weakest up."""
+LEVELS: Final[dict[str, tuple[Level, ...]]] = {}
+"""Each game's bot levels by game name, weakest first; games not named have COMMON_LEVELS."""
+
+
+def levels_of(game_name: str) -> tuple[Level, ...]:
+    """The levels a game's bots play at, weakest first."""
+    return LEVELS.get(game_name, COMMON_LEVELS)
 
 
 def levels_for(game_name: str) -> tuple[str, ...]:
-    """The levels a game's bots play at, weakest first."""
-    return tuple(LEVELS)
+    """The names of the levels a game's bots play at, weakest first."""
+    return tuple(level.name for level in levels_of(game_name))
 
 
-def choose_move(state: State[Any], level: str, budget: float, seed: int) -> str:
-    """The move, in the game's notation, that a bot at `level` plays in `state`.
+def think(state: State[Any], level: str, budget: float, seed: int) -> Iterator[Thought[Any]]:
+    """The thoughts of a bot at `level` about `state`, each better considered than the last.
 
-    `budget` is the seconds it may think; `seed` makes the choice repeatable.
+    `budget` is the seconds it may think; `seed` makes it repeatable.
     """
-    player = LEVELS.get(level)
-    if player is None or level not in levels_for(state.game.name):
+    found = next((each for each in levels_of(state.game.name) if each.name == level), None)
+    if found is None:
         raise UnknownLevelError(f"{state.game.title} has no bot level '{level}'")
     if state.is_over:
         raise RulesError("the game is over: there is no move to choose")
-    return state.format_move(player(state, budget, random.Random(seed)))
+    return found.think(state, budget, random.Random(seed))
+
+
+def choose_move(state: State[Any], level: str, budget: float, seed: int) -> str:
+    """The move, in the game's notation, that a bot at `level` plays in `state`."""
+    last: Thought[Any] | None = None
+    for last in think(state, level, budget, seed):  # noqa: B007 (the last thought is the move)
+        pass
+    if last is None:
+        raise RulesError(f"the {level} bot found no move")
+    return state.format_move(last.move)
+
+
+def report(state: State[Any], thought: Thought[Any]) -> dict[str, JsonValue]:
+    """A thought in the game's notation, as `thinking` and `suggestion` messages carry it.
+
+    The line is cut short where a move in it is not legal in turn, so it is always playable.
+    """
+    line: list[JsonValue] = []
+    position = state
+    for move in thought.line:
+        try:
+            after = position.play(move)
+        except IllegalMoveError:
+            break
+        line.append(position.format_move(move))
+        position = after
+    found: dict[str, JsonValue] = {
+        "move": state.format_move(thought.move),
+        "line": line,
+        "score": thought.score,
+        "depth": thought.depth,
+        "nodes": thought.nodes,
+    }
+    forced = forced_result(thought.score)
+    if forced is not None:
+        found["forced"] = forced
+    return found
 
 
 def fallback_move(state: State[Any], seed: int) -> str:

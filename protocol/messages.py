@@ -33,6 +33,10 @@ PROTOCOL_VERSION: Final = 1
 MAX_STANDIN_AFTER: Final = 3600
 DEFAULT_STANDIN_AFTER: Final = 60
 HINT_KINDS: Final = ("possible", "best")
+MIN_THINK_MS: Final = 100
+MAX_THINK_MS: Final = 10_000
+DEFAULT_THINK_MS: Final = 1000
+THINKING_FOR: Final = ("bot", "suggestion")
 HOLDER_CHOICES: Final = ("open", "bot")
 
 ANY: Final = Anything()
@@ -166,6 +170,20 @@ class Hint(Message):
     kind: str = spec(Choice(HINT_KINDS))
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ShowThinking(Message):
+    TYPE = "show_thinking"
+    room: str = spec(ROOM_REF)
+    on: bool = spec(BOOL)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Suggest(Message):
+    TYPE = "suggest"
+    room: str = spec(ROOM_REF)
+    think_ms: int = spec(Integer(MIN_THINK_MS, MAX_THINK_MS), DEFAULT_THINK_MS)
+
+
 # Server to client.
 
 
@@ -236,6 +254,24 @@ class HintReply(Message):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class Thinking(Message):
+    TYPE = "thinking"
+    room: str = spec(STR)
+    version: int = spec(INT)
+    seat: str = spec(STR)
+    of: str = spec(Choice(THINKING_FOR))
+    search: dict[str, Any] = spec(ANY)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Suggestion(Message):
+    TYPE = "suggestion"
+    room: str = spec(STR)
+    version: int = spec(INT)
+    search: dict[str, Any] = spec(ANY)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Error(Message):
     TYPE = "error"
     code: str = spec(STR)
@@ -262,9 +298,22 @@ ClientMessage = (
     | Move
     | GetRoom
     | Hint
+    | ShowThinking
+    | Suggest
 )
 ServerMessage = (
-    Welcome | Rooms | Joined | Watching | Ok | Update | RoomView | SeatChanged | HintReply | Error
+    Welcome
+    | Rooms
+    | Joined
+    | Watching
+    | Ok
+    | Update
+    | RoomView
+    | SeatChanged
+    | HintReply
+    | Thinking
+    | Suggestion
+    | Error
 )
 
 CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
@@ -282,6 +331,8 @@ CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
         Move,
         GetRoom,
         Hint,
+        ShowThinking,
+        Suggest,
     )
 }
 SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
@@ -296,6 +347,8 @@ SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
         RoomView,
         SeatChanged,
         HintReply,
+        Thinking,
+        Suggestion,
         Error,
     )
 }

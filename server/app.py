@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import secrets
 import time
 from collections.abc import AsyncIterator, Coroutine, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed, NegotiationError
 from websockets.typing import Subprotocol
 
-from parlour.bots import choose_move, fallback_move
+from parlour import bots
 from parlour.protocol import (
     MAX_FRAME_BYTES,
     SUBPROTOCOLS,
@@ -33,11 +34,11 @@ from parlour.protocol import messages as m
 from parlour.protocol.session import FLOOD_CLOSE_AFTER
 from parlour.protocol.wire import Frame
 
-from .lobby import BotTurn, Limits, Lobby, Outbox
+from .lobby import BotTurn, Limits, Lobby, Outbox, SuggestionAsked
 from .metrics import Metrics
 from .room import ConnId, Status
 from .routes import http_router
-from .workers import BotWorkers, Choose
+from .workers import BotWorkers, Report, SearchError, Think
 
 log = logging.getLogger("parlour.server")
 
@@ -59,8 +60,8 @@ class ServerConfig:
     """Seconds past the budget before a bot's move is replaced by a fallback."""
     bot_pause: float = 0.0
     """Least seconds between a bot's turn and its move, so people can follow the game."""
-    choose: Choose = choose_move
-    """The bots' entry point, run in the workers: (state, level, budget, seed) to a move."""
+    think: Think = bots.think
+    """The bots' entry point, run in the workers: (state, level, budget, seed) to thoughts."""
     flood_close_after: float = FLOOD_CLOSE_AFTER
     """Seconds of sending past the rate limit before the connection is closed with 1008."""
     tick_interval: float = 1.0
@@ -106,7 +107,7 @@ class ParlourServer:
         """Start the bot workers and listen."""
         config = self.config
         self._workers = BotWorkers(
-            config.bot_workers, config.choose, config.bot_budget, config.bot_grace, self.metrics
+            config.bot_workers, config.think, config.bot_budget, config.bot_grace, self.metrics
         )
         try:
             await self._workers.start()
@@ -232,7 +233,8 @@ class ParlourServer:
     # Bots.
 
     def _schedule_bots(self) -> None:
-        """Set a worker thinking for every bot whose turn it is and who is not yet thinking."""
+        """Set workers searching for every bot whose turn it is and who is not yet thinking,
+        and for every suggestion asked."""
         if self._closing:
             return
         for turn in self.lobby.bot_turns():
@@ -240,13 +242,17 @@ class ParlourServer:
             if key not in self._thinking:
                 self._thinking.add(key)
                 self._spawn(self._bot_turn(turn))
+        for asked in self.lobby.suggestions_asked():
+            self._spawn(self._suggest(asked))
 
     async def _bot_turn(self, turn: BotTurn) -> None:
         """Ask a worker for the bot's move, then play it through the lobby's checks."""
         try:
             started = time.monotonic()
             assert self._workers is not None
-            move, seed = await self._workers.move(turn)
+            move, seed = await self._workers.move(
+                turn, lambda found: self._send(self.lobby.bot_thought(turn, found))
+            )
             await asyncio.sleep(max(0.0, self.config.bot_pause - (time.monotonic() - started)))
             outbox = self._play_bot(turn, move, seed)
             if outbox:
@@ -255,6 +261,22 @@ class ParlourServer:
         finally:
             self._thinking.discard((turn.room, turn.version))
         self._schedule_bots()
+
+    async def _suggest(self, asked: SuggestionAsked) -> None:
+        """Search for a person's suggestion as the strongest bot would, then answer it."""
+        assert self._workers is not None
+        found: Report | None
+        try:
+            found = await self._workers.search(
+                asked.state,
+                asked.level,
+                asked.budget,
+                secrets.randbits(53),
+                lambda thought: self._send(self.lobby.suggestion_thought(asked, thought)),
+            )
+        except SearchError:
+            found = None
+        self._send(self.lobby.suggested(asked, found))
 
     def _play_bot(self, turn: BotTurn, move: str, seed: int) -> Outbox:
         """The bot's move played; a refused one is replaced by a fallback if still its turn."""
@@ -266,7 +288,7 @@ class ParlourServer:
                 return []
             log.warning("bot %s played %r in room %s: %s", turn.level, move, turn.room, error)
             self.metrics.bot_fallbacks.labels("refused").inc()
-            return self.lobby.play_bot(turn, fallback_move(turn.state, seed))
+            return self.lobby.play_bot(turn, bots.fallback_move(turn.state, seed))
 
     # Time.
 

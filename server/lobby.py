@@ -40,6 +40,20 @@ class BotTurn:
     state: State[Any]
 
 
+@dataclass(frozen=True, slots=True)
+class SuggestionAsked:
+    """A person asked for a suggested move: what the shell hands to a worker process."""
+
+    conn: ConnId
+    request: str | int | None
+    room: str
+    version: int
+    colour: str
+    level: str
+    budget: float
+    state: State[Any]
+
+
 @dataclass
 class Limits:
     max_rooms: int = MAX_ROOMS
@@ -64,6 +78,9 @@ class Lobby:
     entered: dict[ConnId, set[str]] = field(default_factory=dict)
     """The rooms each connection has come into: all a disconnect need look at."""
     _changed: set[str] = field(default_factory=set, repr=False)
+    _asked: list[SuggestionAsked] = field(default_factory=list, repr=False)
+    suggesting: set[ConnId] = field(default_factory=set)
+    """Connections with a suggestion being searched: one each at a time."""
     """Rooms announced since `bot_turns` last looked: only these can have a new bot turn."""
 
     def handle(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
@@ -96,6 +113,10 @@ class Lobby:
                 return [(conn, m.RoomView(id=message.id, room=room.view(conn)))]
             case m.Hint():
                 return self._hint(conn, message)
+            case m.ShowThinking():
+                return self._show_thinking(conn, message)
+            case m.Suggest():
+                return self._suggest(conn, message)
 
     # Connections.
 
@@ -112,6 +133,7 @@ class Lobby:
     def disconnect(self, conn: ConnId) -> Outbox:
         """A connection is gone: its seats wait for their tokens, its rooms are told."""
         self.names.pop(conn, None)
+        self.suggesting.discard(conn)
         outbox: Outbox = []
         for room_id in sorted(self.entered.pop(conn, ())):
             room = self.rooms.get(room_id)
@@ -132,6 +154,7 @@ class Lobby:
         if room.host_conn == conn:
             room.host_conn = None
         room.spectators.discard(conn)
+        room.thinkers.discard(conn)
         if not room.connections():
             room.empty_since = self.clock()
 
@@ -430,16 +453,89 @@ class Lobby:
         return room.state
 
     def _hint(self, conn: ConnId, message: m.Hint) -> Outbox:
-        room = self._find(conn, message.room)
+        _, _, state = self._own_turn(conn, message.room, "hints")
+        moves = state.legal_moves() if message.kind == "possible" else state.best_moves()
+        texts = [state.format_move(move) for move in moves]
+        return [(conn, m.HintReply(id=message.id, kind=message.kind, moves=texts))]
+
+    def _own_turn(self, conn: ConnId, ref: str, what: str) -> tuple[Room, Seat, State[Any]]:
+        """The room, seat and state where it is `conn`'s turn; else the error that says why."""
+        room = self._find(conn, ref)
         seat = room.seat_of(conn)
         if seat is None:
             raise _error(ErrorCode.NOT_SEATED, "you hold no seat in this room")
         state = self._running(room)
         if room.seats.index(seat) != state.to_move:
-            raise _error(ErrorCode.NOT_YOUR_TURN, "hints are for the seat whose turn it is")
-        moves = state.legal_moves() if message.kind == "possible" else state.best_moves()
-        texts = [state.format_move(move) for move in moves]
-        return [(conn, m.HintReply(id=message.id, kind=message.kind, moves=texts))]
+            raise _error(ErrorCode.NOT_YOUR_TURN, f"{what} are for the seat whose turn it is")
+        return room, seat, state
+
+    # Watching the computer think.
+
+    def _show_thinking(self, conn: ConnId, message: m.ShowThinking) -> Outbox:
+        room = self._find(conn, message.room)
+        if conn not in room.connections():
+            raise _error(ErrorCode.NOT_IN_ROOM, "join or spectate the room first")
+        if message.on:
+            room.thinkers.add(conn)
+        else:
+            room.thinkers.discard(conn)
+        return [(conn, m.Ok(id=message.id))]
+
+    def _suggest(self, conn: ConnId, message: m.Suggest) -> Outbox:
+        room, seat, state = self._own_turn(conn, message.room, "suggestions")
+        if conn in self.suggesting:
+            raise _error(ErrorCode.BUSY, "a suggestion for you is still being worked out")
+        self.suggesting.add(conn)
+        asked = SuggestionAsked(
+            conn,
+            message.id,
+            room.id,
+            room.version,
+            seat.colour,
+            levels_for(room.game.name)[-1],
+            message.think_ms / 1000,
+            state,
+        )
+        self._asked.append(asked)
+        return []
+
+    def suggestions_asked(self) -> list[SuggestionAsked]:
+        """Every suggestion asked for since the last call, for the shell to search."""
+        asked, self._asked = self._asked, []
+        return asked
+
+    def suggested(self, asked: SuggestionAsked, found: dict[str, Any] | None) -> Outbox:
+        """The answer to a suggestion; None if the search failed."""
+        self.suggesting.discard(asked.conn)
+        if asked.conn not in self.names:
+            return []
+        if found is None:
+            error = _error(ErrorCode.INTERNAL, "no suggestion could be worked out; ask again")
+            return [(asked.conn, m.Error.from_exception(error, asked.request))]
+        suggestion = m.Suggestion(
+            id=asked.request, room=asked.room, version=asked.version, search=found
+        )
+        return [(asked.conn, suggestion)]
+
+    def bot_thought(self, turn: "BotTurn", found: dict[str, Any]) -> Outbox:
+        """A thinking bot's latest thought, for the room's members who watch it think."""
+        room = self.rooms.get(turn.room)
+        if room is None or room.version != turn.version or not room.thinkers:
+            return []
+        thinking = m.Thinking(
+            room=room.id, version=turn.version, seat=turn.colour, of="bot", search=found
+        )
+        return [(conn, thinking) for conn in sorted(room.thinkers)]
+
+    def suggestion_thought(self, asked: SuggestionAsked, found: dict[str, Any]) -> Outbox:
+        """A suggestion's search so far, for the person who asked, if they watch it think."""
+        room = self.rooms.get(asked.room)
+        if room is None or asked.conn not in room.thinkers:
+            return []
+        thinking = m.Thinking(
+            room=room.id, version=asked.version, seat=asked.colour, of="suggestion", search=found
+        )
+        return [(asked.conn, thinking)]
 
     # Time and bots.
 

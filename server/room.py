@@ -85,6 +85,8 @@ class Room:
     initial: State[Any]
     seats: list[Seat]
     spectators: set[ConnId] = field(default_factory=set)
+    thinkers: set[ConnId] = field(default_factory=set)
+    """Members who asked to see the computer think."""
     status: Status = Status.WAITING
     state: State[Any] | None = None
     moves: list[str] = field(default_factory=list)

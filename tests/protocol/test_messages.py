@@ -24,6 +24,8 @@ VALID: dict[str, dict[str, Any]] = {
     "move": {"room": ROOM, "version": 0, "move": "e3"},
     "get_room": {"room": ROOM},
     "hint": {"room": ROOM, "kind": "best"},
+    "show_thinking": {"room": ROOM, "on": True},
+    "suggest": {"room": ROOM},
 }
 """The smallest valid map of each client message, without its `type`."""
 
@@ -39,6 +41,7 @@ OPTIONAL: dict[str, dict[str, Any]] = {
     "join": {"seat": "red", "token": TOKEN},
     "set_seat": {"level": "easy"},
     "fill_bots": {"level": "easy"},
+    "suggest": {"think_ms": 2500},
 }
 """A valid value for each optional field."""
 
@@ -50,13 +53,18 @@ INTEGER_FIELDS = [
     ("create_room", "board"),
     ("create_room", "standin_after"),
     ("move", "version"),
+    ("suggest", "think_ms"),
 ]
 CHOICE_FIELDS = [("set_seat", "holder"), ("hint", "kind")]
-OTHER_FIELDS = [("create_room", "options"), ("create_room", "public")]
+OTHER_FIELDS = [("create_room", "options"), ("create_room", "public"), ("show_thinking", "on")]
 STRING_FIELDS = [
     field for field in ALL_FIELDS if field not in INTEGER_FIELDS + CHOICE_FIELDS + OTHER_FIELDS
 ]
-DEFAULTS = {("create_room", "public"): True, ("create_room", "standin_after"): 60}
+DEFAULTS = {
+    ("create_room", "public"): True,
+    ("create_room", "standin_after"): 60,
+    ("suggest", "think_ms"): 1000,
+}
 """protocol.md's defaults for optional fields; the rest default to None."""
 ROOM_REF_TYPES = [kind for kind, values in VALID.items() if "room" in values]
 
@@ -140,9 +148,11 @@ def test_an_integer_field_refuses_other_types(kind: str, name: str, value: objec
     assert_bad_field(wire(kind, **{name: value}), name)
 
 
+@pytest.mark.parametrize("field", [("create_room", "public"), ("show_thinking", "on")])
 @pytest.mark.parametrize("value", [1, 0, "true", "false", [], {}], ids=repr)
-def test_public_must_be_a_boolean(value: object) -> None:
-    assert_bad_field(wire("create_room", public=value), "public")
+def test_flags_must_be_booleans(field: tuple[str, str], value: object) -> None:
+    kind, name = field
+    assert_bad_field(wire(kind, **{name: value}), name)
 
 
 # Bounds.
@@ -196,6 +206,8 @@ def test_strings_beyond_their_bounds_are_bad_fields(kind: str, name: str, length
         ("create_room", "standin_after", 3600),
         ("move", "version", 0),
         ("move", "version", MAX_SAFE_INTEGER),
+        ("suggest", "think_ms", 100),
+        ("suggest", "think_ms", 10_000),
         ("list_rooms", "id", 0),
         ("list_rooms", "id", -MAX_SAFE_INTEGER),
         ("list_rooms", "id", MAX_SAFE_INTEGER),
@@ -214,6 +226,8 @@ def test_integers_at_their_bounds_are_accepted(kind: str, name: str, value: int)
         ("create_room", "standin_after", 3601),
         ("move", "version", -1),
         ("move", "version", MAX_SAFE_INTEGER + 1),
+        ("suggest", "think_ms", 99),
+        ("suggest", "think_ms", 10_001),
         ("list_rooms", "id", MAX_SAFE_INTEGER + 1),
     ],
 )

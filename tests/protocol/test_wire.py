@@ -70,7 +70,11 @@ CLIENT_SAMPLES: list[m.ClientMessage] = [
     m.Move(id="mv-7", room=ROOM, version=0, move="c3-c5 ne"),
     m.GetRoom(id=-8, room=ROOM),
     m.Hint(id=MAX_SAFE_INTEGER, room=ROOM, kind="possible"),
+    m.ShowThinking(id=9, room=ROOM, on=True),
+    m.Suggest(id=10, room=ROOM, think_ms=2500),
 ]
+
+SEARCH = {"move": "e3", "line": ["e3", "f4", "c4"], "score": -35, "depth": 3, "nodes": 1822}
 
 SERVER_SAMPLES: list[m.ServerMessage] = [
     m.Welcome(
@@ -86,6 +90,8 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
     m.RoomView(room=ROOM_VIEW | {"you": "blue"}),
     m.SeatChanged(room=ROOM, seat="red"),
     m.HintReply(id=4, kind="possible", moves=["a2", "e3", "n3", "c4", "k4", "m5", "n7"]),
+    m.Thinking(room=ROOM, version=3, seat="green", of="bot", search=SEARCH),
+    m.Suggestion(id=6, room=ROOM, version=3, search=SEARCH | {"forced": -12}),
     m.Error(
         id=5,
         code="stale_version",

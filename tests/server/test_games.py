@@ -1,6 +1,5 @@
 """Every game plays to the end through the server, and bots that fail do not stop a game."""
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -8,6 +7,7 @@ import pytest
 from parlour.protocol import messages as m
 from parlour.rules import GAMES, State
 from parlour.server import ParlourServer, ServerConfig, running_server
+from parlour.server.workers import Think
 
 from . import faulty_bots
 from .wsclient import Client
@@ -59,12 +59,12 @@ async def test_every_game_plays_to_the_end_with_bots(server: ParlourServer, game
     ],
 )
 async def test_a_failing_bot_is_replaced_by_a_legal_move_and_the_game_goes_on(
-    bot: Callable[[State[Any], str, float, int], str], reason: str
+    bot: Think, reason: str
 ) -> None:
     # One worker: the game can only go on if a dead or hung worker is replaced. A worker's
     # death is told from a timeout only if it is seen before the budget and grace are up.
     grace = 0.1 if reason == "timeout" else 2.0
-    config = ServerConfig(bot_workers=1, bot_budget=0.05, bot_grace=grace, choose=bot)
+    config = ServerConfig(bot_workers=1, bot_budget=0.05, bot_grace=grace, think=bot)
     async with running_server(config) as server:
         final = await watch_bots_play(server.port, "oubliette", {"max_plies": 6})
         assert final.room["status"] == "finished" and final.room["version"] == 6

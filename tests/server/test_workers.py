@@ -3,19 +3,18 @@
 import asyncio
 import contextlib
 import os
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from parlour.rules import GAMES, State
+from parlour.rules import GAMES
 from parlour.server.lobby import BotTurn
 from parlour.server.metrics import Metrics
-from parlour.server.workers import WORKER_NICENESS, BotWorkers
+from parlour.server.workers import WORKER_NICENESS, BotWorkers, Think
 
 from . import faulty_bots
-
-Choose = Callable[[State[Any], str, float, int], str]
 
 
 @contextlib.asynccontextmanager
@@ -49,7 +48,7 @@ async def test_turns_waiting_for_a_worker_keep_their_whole_budget() -> None:
         answers = await asyncio.gather(*(pool.move(turn) for turn in asked))
     state = asked[0].state
     last_legal = state.format_move(state.legal_moves()[-1])
-    assert [move for move, _ in answers] == [last_legal] * 4
+    assert [move for move, _ in answers] == [last_legal] * 4  # each thought its 8 thoughts
     assert fallbacks(metrics) == 0
     assert metrics.registry.get_sample_value("parlour_bot_turns_waiting") == 0
 
@@ -62,7 +61,7 @@ async def test_turns_waiting_for_a_worker_keep_their_whole_budget() -> None:
         (faulty_bots.dying_bot, 2.0, "crashed"),
     ],
 )
-async def test_a_hung_or_dead_worker_is_replaced(bot: Choose, grace: float, reason: str) -> None:
+async def test_a_hung_or_dead_worker_is_replaced(bot: Think, grace: float, reason: str) -> None:
     metrics = Metrics()
     async with started(BotWorkers(1, bot, 0.05, grace, metrics)) as pool:
         answers = await asyncio.gather(*(pool.move(turn) for turn in turns(3)))
@@ -74,5 +73,21 @@ async def test_a_hung_or_dead_worker_is_replaced(bot: Choose, grace: float, reas
 
 async def test_workers_run_at_a_lower_priority_than_the_server() -> None:
     async with started(BotWorkers(1, faulty_bots.niceness_bot, 1.0, 1.0, Metrics())) as pool:
-        (answer, _), *_ = await asyncio.gather(*(pool.move(turn) for turn in turns(1)))
-    assert int(answer) == min(19, os.nice(0) + WORKER_NICENESS)
+        found = await pool.search(turns(1)[0].state, "any", 1.0, 0)
+    assert found["score"] == min(19, os.nice(0) + WORKER_NICENESS)
+
+
+async def test_each_thought_is_heard_as_it_comes_and_the_last_is_the_answer() -> None:
+    heard: list[tuple[float, dict[str, Any]]] = []
+    state = turns(1)[0].state
+    async with started(BotWorkers(1, faulty_bots.thoughtful_bot, 1.0, 1.0, Metrics())) as pool:
+        began = time.monotonic()
+        found = await pool.search(
+            state, "any", 1.0, 0, lambda thought: heard.append((time.monotonic(), thought))
+        )
+        ended = time.monotonic()
+    assert [thought["depth"] for _, thought in heard] == list(range(1, 9))
+    assert heard[-1][1] == found
+    assert found["move"] == state.format_move(state.legal_moves()[-1])
+    assert found["line"] == [found["move"]]
+    assert heard[0][0] - began < (ended - began) / 2  # the first came long before the end
