@@ -27,8 +27,8 @@ Measurements, each against a freshly started server:
 - Loop lag while bots think: probe clients send `get_room` every 10 ms, first on an idle
   server, then while `--bot-rooms` rooms play bots against each other in the server's
   worker processes. By default the bots think as the strong levels will, busy on the CPU
-  for their whole time budget (1 s) before they play the greedy level's move, so both
-  workers never rest; `--bots greedy` runs the real greedy level, which answers at once.
+  for their whole time budget (1 s) before they play the weakest level's move, so both
+  workers never rest; `--bots weakest` runs the game's weakest level, which answers at once.
   The server is started from this file (`--serve-parlour`) to give it those bots, with the
   defaults of `parlour serve` otherwise (`--bot-pause` 0.4). The probe's reply latency is a
   proxy for the server loop's lag, measured from a client: it includes one loopback round
@@ -77,7 +77,8 @@ from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Subprotocol
 
-from parlour.bots import choose_move
+from parlour import bots
+from parlour.bots import Thought
 from parlour.protocol import JSON, MAX_FRAME_BYTES, MSGPACK, Codec, codec_for
 from parlour.rules import State
 from parlour.server.app import ServerConfig
@@ -274,22 +275,24 @@ def running(server: ServerProcess) -> Iterator[ServerProcess]:
         server.stop()
 
 
-def thinking_bot(state: State[Any], level: str, budget: float, seed: int) -> str:
+def thinking_bot(
+    state: State[Any], level: str, budget: float, seed: int
+) -> Iterator[Thought[Any]]:
     """A bot that thinks as the strong levels do, busy on the CPU for its whole budget; then
-    it plays the greedy level's move."""
+    it plays the weakest level's move."""
     deadline = time.monotonic() + budget
     while time.monotonic() < deadline:
         pass
-    return choose_move(state, "greedy", budget, seed)
+    yield from bots.think(state, bots.levels_for(state.game.name)[0], budget, seed)
 
 
-BOTS: Final = {"thinking": thinking_bot, "greedy": choose_move}
-"""The bots `--serve-parlour` can run: each a `ServerConfig.choose`."""
+BOTS: Final = {"thinking": thinking_bot, "weakest": bots.think}
+"""The bots `--serve-parlour` can run: each a `ServerConfig.think`."""
 
 
 def serve_parlour(bots: str, bot_pause: float, data_dir: str) -> None:
     """Serve Parlour as `parlour serve` does, with the bots named, until SIGTERM."""
-    config = ServerConfig(data_dir=Path(data_dir), bot_pause=bot_pause, choose=BOTS[bots])
+    config = ServerConfig(data_dir=Path(data_dir), bot_pause=bot_pause, think=BOTS[bots])
     asyncio.run(serve_parlour_until_stopped(config))
 
 
@@ -854,7 +857,7 @@ async def bot_lag(
             over.clear()
             joined = await host.request({"type": "create_room", "game": GAME, "board": board})
             room = joined["room"]["room"]
-            await host.request({"type": "fill_bots", "room": room, "level": "greedy"})
+            await host.request({"type": "fill_bots", "room": room})
             await host.request({"type": "start", "room": room})
             await over.wait()
             if stop.is_set():
@@ -1104,7 +1107,7 @@ async def measure_lag(args: argparse.Namespace, data_dir: str) -> LagResult:
     kind = (
         "each thinks on the CPU for its whole budget (1 s), as the strong levels will"
         if args.bots == "thinking"
-        else "the greedy level, which thinks for microseconds"
+        else "the game's weakest level, which answers at once"
     )
     pace = (
         "bots move as soon as they have chosen"
