@@ -105,6 +105,7 @@ class CreateRoom(Message):
     public: bool = spec(BOOL, True)
     seat: str | None = spec(COLOUR, None)
     standin_after: int = spec(Integer(0, MAX_STANDIN_AFTER), DEFAULT_STANDIN_AFTER)
+    bot_think_ms: int = spec(Integer(MIN_THINK_MS, MAX_THINK_MS), DEFAULT_THINK_MS)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

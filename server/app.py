@@ -54,8 +54,6 @@ class ServerConfig:
     port: int = 0
     data_dir: Path | None = None
     bot_workers: int = 2
-    bot_budget: float = 1.0
-    """Seconds a bot may think about one move."""
     bot_grace: float = 0.5
     """Seconds past the budget before a bot's move is replaced by a fallback."""
     bot_pause: float = 0.0
@@ -107,7 +105,7 @@ class ParlourServer:
         """Start the bot workers and listen."""
         config = self.config
         self._workers = BotWorkers(
-            config.bot_workers, config.think, config.bot_budget, config.bot_grace, self.metrics
+            config.bot_workers, config.think, config.bot_grace, self.metrics
         )
         try:
             await self._workers.start()

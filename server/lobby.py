@@ -37,6 +37,8 @@ class BotTurn:
     version: int
     colour: str
     level: str
+    budget: float
+    """Seconds the bot may think: the room's setting."""
     state: State[Any]
 
 
@@ -202,6 +204,7 @@ class Lobby:
             host_token=self.secret(SECRET_BYTES),
             host_conn=conn,
             standin_after=message.standin_after,
+            bot_think_ms=message.bot_think_ms,
             initial=initial,
             seats=[Seat(colour) for colour in game.seats],
         )
@@ -583,7 +586,9 @@ class Lobby:
             seat = room.seats[room.state.to_move]
             if seat.plays_as_bot:
                 assert seat.level is not None
-                turns.append(BotTurn(room.id, room.version, seat.colour, seat.level, room.state))
+                budget = room.bot_think_ms / 1000
+                turn = BotTurn(room.id, room.version, seat.colour, seat.level, budget, room.state)
+                turns.append(turn)
         return turns
 
     def _broadcast_view(self, room: Room, but: ConnId | None = None) -> Outbox:

@@ -82,6 +82,8 @@ class Room:
     host_token: str
     host_conn: ConnId | None
     standin_after: int
+    bot_think_ms: int
+    """How long the searching bot levels think about a move, in milliseconds."""
     initial: State[Any]
     seats: list[Seat]
     spectators: set[ConnId] = field(default_factory=set)
@@ -121,6 +123,7 @@ class Room:
             "status": self.status.value,
             "seats": [seat.describe() for seat in self.seats],
             "host": self.host_name,
+            "bot_think_ms": self.bot_think_ms,
         }
 
     def view(self, conn: ConnId | None) -> dict[str, Any]:

@@ -85,12 +85,9 @@ class SearchError(Exception):
 class BotWorkers:
     """A pool of worker processes that search for bots and for people's suggestions."""
 
-    def __init__(
-        self, workers: int, think: Think, budget: float, grace: float, metrics: Metrics
-    ) -> None:
+    def __init__(self, workers: int, think: Think, grace: float, metrics: Metrics) -> None:
         self.workers = workers
         self.think = think
-        self.budget = budget
         self.grace = grace
         self.metrics = metrics
         self._folder = tempfile.TemporaryDirectory(prefix="parlour-")
@@ -170,7 +167,7 @@ class BotWorkers:
         """The bot's move and the seed it chose with; a fallback if it failed or overran."""
         seed = secrets.randbits(53)
         try:
-            found = await self.search(turn.state, turn.level, self.budget, seed, on_thought)
+            found = await self.search(turn.state, turn.level, turn.budget, seed, on_thought)
             return str(found["move"]), seed
         except SearchError as failure:
             reason = failure.reason

@@ -15,10 +15,13 @@ from .wsclient import Client
 LONG_GAME_LIMIT = {"tripppin": {"max_plies": 300}, "oubliette": {"max_plies": 300}}
 
 
-async def watch_bots_play(port: int, game: str, options: dict[str, Any]) -> m.RoomView:
+async def watch_bots_play(
+    port: int, game: str, options: dict[str, Any], think_ms: int = 1000
+) -> m.RoomView:
     """Host a room of bots only, watch the game to its end, and return the final view."""
     host = await Client.open(port, "Host")
-    joined = await host.request(m.CreateRoom(game=game, board=3, options=options))
+    create = m.CreateRoom(game=game, board=3, options=options, bot_think_ms=think_ms)
+    joined = await host.request(create)
     assert isinstance(joined, m.Joined) and joined.seat is None, joined
     room = joined.room["room"]
     assert isinstance(await host.request(m.FillBots(room=room, level="greedy")), m.Ok)
@@ -64,9 +67,9 @@ async def test_a_failing_bot_is_replaced_by_a_legal_move_and_the_game_goes_on(
     # One worker: the game can only go on if a dead or hung worker is replaced. A worker's
     # death is told from a timeout only if it is seen before the budget and grace are up.
     grace = 0.1 if reason == "timeout" else 2.0
-    config = ServerConfig(bot_workers=1, bot_budget=0.05, bot_grace=grace, think=bot)
+    config = ServerConfig(bot_workers=1, bot_grace=grace, think=bot)
     async with running_server(config) as server:
-        final = await watch_bots_play(server.port, "oubliette", {"max_plies": 6})
+        final = await watch_bots_play(server.port, "oubliette", {"max_plies": 6}, 100)
         assert final.room["status"] == "finished" and final.room["version"] == 6
         fallbacks = server.metrics.bot_fallbacks.labels(reason)._value.get()
         assert fallbacks == len(final.room["moves"])

@@ -46,9 +46,9 @@ async def test_metrics_count_connections_rooms_moves_and_errors(server: ParlourS
     await ann.request(m.FillBots(room=room))
     await ann.request(m.Start(room=room))
     assert isinstance(await ann.request(m.Move(room=room, version=0, move="d3")), m.Ok)
-    refused = await ann.request(m.Move(room=room, version=0, move="d3"))
-    assert isinstance(refused, m.Error) and refused.code == "not_your_turn"
-    await ann.update(2)
+    await ann.update(2)  # the bot's answer
+    refused = await ann.request(m.Move(room=room, version=0, move="c3"))
+    assert isinstance(refused, m.Error) and refused.code == "stale_version"
     status, content_type, text = await get(server.port, "/metrics")
     assert status == 200 and content_type.startswith("text/plain; version=")
     lines = set(text.splitlines())
@@ -56,7 +56,7 @@ async def test_metrics_count_connections_rooms_moves_and_errors(server: ParlourS
     assert 'parlour_rooms{status="playing"} 1.0' in lines
     assert 'parlour_moves_total{by="human"} 1.0' in lines
     assert 'parlour_moves_total{by="bot"} 1.0' in lines
-    assert 'parlour_errors_sent_total{code="not_your_turn"} 1.0' in lines
+    assert 'parlour_errors_sent_total{code="stale_version"} 1.0' in lines
     assert 'parlour_messages_received_total{type="move"} 2.0' in lines
     await ann.close()
 

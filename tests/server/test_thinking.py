@@ -16,14 +16,14 @@ from .wsclient import Client
 @pytest.fixture
 async def thinking_server() -> AsyncIterator[ParlourServer]:
     """Bots that think aloud for most of half a second: eight thoughts, deeper each time."""
-    config = ServerConfig(bot_workers=1, bot_budget=0.5, think=faulty_bots.thoughtful_bot)
+    config = ServerConfig(bot_workers=1, think=faulty_bots.thoughtful_bot)
     async with running_server(config) as server:
         yield server
 
 
 async def create(client: Client, game: str, **fields: Any) -> str:
     """Host a room of `game` and return its id."""
-    joined = await client.request(m.CreateRoom(game=game, **fields))
+    joined = await client.request(m.CreateRoom(game=game, bot_think_ms=500, **fields))
     assert isinstance(joined, m.Joined), joined
     return str(joined.room["room"])
 
