@@ -37,6 +37,7 @@ OPTIONAL: dict[str, dict[str, Any]] = {
         "public": False,
         "seat": "blue",
         "standin_after": 30,
+        "bot_think_ms": 2000,
     },
     "join": {"seat": "red", "token": TOKEN},
     "set_seat": {"level": "easy"},
@@ -52,6 +53,7 @@ INTEGER_FIELDS = [
     ("hello", "version"),
     ("create_room", "board"),
     ("create_room", "standin_after"),
+    ("create_room", "bot_think_ms"),
     ("move", "version"),
     ("suggest", "think_ms"),
 ]
@@ -63,6 +65,7 @@ STRING_FIELDS = [
 DEFAULTS = {
     ("create_room", "public"): True,
     ("create_room", "standin_after"): 60,
+    ("create_room", "bot_think_ms"): 1000,
     ("suggest", "think_ms"): 1000,
 }
 """protocol.md's defaults for optional fields; the rest default to None."""
@@ -204,6 +207,8 @@ def test_strings_beyond_their_bounds_are_bad_fields(kind: str, name: str, length
         ("create_room", "board", MAX_SAFE_INTEGER),
         ("create_room", "standin_after", 0),
         ("create_room", "standin_after", 3600),
+        ("create_room", "bot_think_ms", 100),
+        ("create_room", "bot_think_ms", 10_000),
         ("move", "version", 0),
         ("move", "version", MAX_SAFE_INTEGER),
         ("suggest", "think_ms", 100),
@@ -224,6 +229,8 @@ def test_integers_at_their_bounds_are_accepted(kind: str, name: str, value: int)
         ("create_room", "board", MAX_SAFE_INTEGER + 1),
         ("create_room", "standin_after", -1),
         ("create_room", "standin_after", 3601),
+        ("create_room", "bot_think_ms", 99),
+        ("create_room", "bot_think_ms", 10_001),
         ("move", "version", -1),
         ("move", "version", MAX_SAFE_INTEGER + 1),
         ("suggest", "think_ms", 99),
@@ -380,11 +387,12 @@ def test_create_room_defaults() -> None:
         public=False,
         seat="blue",
         standin_after=30,
+        bot_think_ms=2000,
     )
     bare = m.read_client_message({"type": "create_room", "game": "tribolo"})
     assert bare == m.CreateRoom(game="tribolo")
     assert isinstance(bare, m.CreateRoom)
-    assert (bare.public, bare.standin_after) == (True, 60)
+    assert (bare.public, bare.standin_after, bare.bot_think_ms) == (True, 60, 1000)
     assert (bare.options, bare.board, bare.seat, bare.id) == (None, None, None, None)
 
 
