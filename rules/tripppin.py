@@ -131,6 +131,8 @@ class TripppinState(State[int]):
     """The ply at which an unfinished game is drawn; 0 for no limit."""
     recent: tuple[int, ...] = field(default=(), compare=False, repr=False)
     """The last moves played, oldest first: the 2 x MAX_LOOP that loop detection reads."""
+    prevent_loops: bool = field(default=True, compare=False)
+    """Whether computer players keep out of `looping_moves` (the rules allow them)."""
     passed: tuple[int, ...] = field(default=(), init=False)
     steps: tuple[int, ...] = field(init=False, compare=False, repr=False)
     """Where the seat to move could step, whether or not the game is over."""
@@ -187,6 +189,7 @@ class TripppinState(State[int]):
             move,
             self.max_plies,
             (*self.recent, move)[-2 * MAX_LOOP :],
+            self.prevent_loops,
         )
 
     def target(self, seat: int) -> int | None:
@@ -362,6 +365,13 @@ class TripppinGame(Game[int]):
             MAX_PLIES,
             "plies after which an unfinished game is drawn (0 for no limit)",
         ),
+        ChoiceOption(
+            "prevent_loops",
+            "yes",
+            ("yes", "no"),
+            "computer players never start a run of moves played twice in a row a third time"
+            " unless they must (people are never stopped)",
+        ),
     )
     highest_score_wins = False
 
@@ -375,6 +385,7 @@ class TripppinGame(Game[int]):
             (0, 0),
             SEATS.index(str(chosen["first"])),
             max_plies=int(chosen["max_plies"]),
+            prevent_loops=chosen["prevent_loops"] == "yes",
         )
 
     def parse_position(self, text: str) -> TripppinState:

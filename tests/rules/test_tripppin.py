@@ -251,6 +251,15 @@ def test_a_move_sequence_played_twice_makes_its_first_move_looping() -> None:
     assert state.play_text("f7").looping_moves() == ()
 
 
+def test_preventing_loops_is_an_option_that_play_carries_along() -> None:
+    game = TRIPPPIN
+    assert game.new().prevent_loops
+    allowed = game.new({"prevent_loops": "no"})
+    assert not allowed.prevent_loops
+    assert not allowed.play(allowed.legal_moves()[0]).prevent_loops
+    assert allowed == game.new()  # a choice of the computer players, not of the rules
+
+
 RINGS = {
     # Closed king walks of 20 and 21 steps, blue's in columns e-h and grey's in a-d.
     20: (
