@@ -7,6 +7,7 @@ from typing import Any, Final
 from parlour.rules import IllegalMoveError, JsonValue, State
 from parlour.rules.errors import RulesError
 
+from . import flank, oubliette, tripppin
 from .thinking import Level, Thought, forced_result
 
 
@@ -14,31 +15,23 @@ class UnknownLevelError(RulesError):
     """A bot level the game does not offer."""
 
 
-def _random_think(state: State[Any], budget: float, rng: random.Random) -> Iterator[Thought[Any]]:
-    """Any legal move, each as likely."""
-    move = rng.choice(state.legal_moves())
-    yield Thought(move, (move,), 0, 0, 1)
-
-
-def _greedy_think(state: State[Any], budget: float, rng: random.Random) -> Iterator[Thought[Any]]:
-    """The game's "Best" hint, ties broken at random: the most flips, points or progress now."""
-    best = state.best_moves()
-    move = rng.choice(best)
-    yield Thought(move, (move,), 0, 0, len(best))
-
-
-COMMON_LEVELS: Final = (
-    Level("random", "any legal move", _random_think),
-    Level("greedy", "the move that gains the most now", _greedy_think),
-)
-
-LEVELS: Final[dict[str, tuple[Level, ...]]] = {}
-"""Each game's bot levels by game name, weakest first; games not named have COMMON_LEVELS."""
+LEVELS: Final[dict[str, tuple[Level, ...]]] = {
+    "tribolo": flank.LEVELS,
+    "doublolo": flank.LEVELS,
+    "numlo": flank.LEVELS,
+    "othello": flank.LEVELS,
+    "tripppin": tripppin.LEVELS,
+    "oubliette": oubliette.LEVELS,
+}
+"""Each game's bot levels by game name, weakest first."""
 
 
 def levels_of(game_name: str) -> tuple[Level, ...]:
     """The levels a game's bots play at, weakest first."""
-    return LEVELS.get(game_name, COMMON_LEVELS)
+    levels = LEVELS.get(game_name)
+    if levels is None:
+        raise UnknownLevelError(f"there are no bots for the game '{game_name}'")
+    return levels
 
 
 def levels_for(game_name: str) -> tuple[str, ...]:

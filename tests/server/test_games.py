@@ -24,7 +24,7 @@ async def watch_bots_play(
     joined = await host.request(create)
     assert isinstance(joined, m.Joined) and joined.seat is None, joined
     room = joined.room["room"]
-    assert isinstance(await host.request(m.FillBots(room=room, level="greedy")), m.Ok)
+    assert isinstance(await host.request(m.FillBots(room=room)), m.Ok)  # the weakest
     assert isinstance(await host.request(m.Start(room=room)), m.Ok)
     version = 0
     while True:

@@ -76,7 +76,9 @@ def test_welcome_lists_every_game_with_its_bot_levels() -> None:
     assert isinstance(welcome, m.Welcome) and welcome.id == 5
     names = [game["name"] for game in welcome.games]
     assert names == ["tribolo", "numlo", "doublolo", "othello", "tripppin", "oubliette"]
-    assert all(game["levels"] == ["random", "greedy"] for game in welcome.games)
+    levels = {game["name"]: game["levels"] for game in welcome.games}
+    assert levels["numlo"] == ["easy", "medium", "hard", "expert"]
+    assert levels["tripppin"][-1] == "perfect" and levels["oubliette"][0] == "0"
 
 
 def test_a_created_room_is_listed_and_a_private_one_is_found_only_by_its_code() -> None:
@@ -174,13 +176,13 @@ def test_only_the_host_sets_seats_and_starts_and_only_while_waiting() -> None:
     assert error_code(table.lobby.handle(1, set_bot), 1) == "seat_taken"
     bad_level = m.SetSeat(room=room, seat="green", holder="bot", level="grandmaster")
     assert error_code(table.lobby.handle(1, bad_level), 1) == "no_such_level"
-    table.lobby.handle(1, m.SetSeat(room=room, seat="green", holder="bot", level="greedy"))
+    table.lobby.handle(1, m.SetSeat(room=room, seat="green", holder="bot", level="hard"))
     green = table.lobby.rooms[room].seats[2]
-    assert (green.holder, green.level) == (Holder.BOT, "greedy")
+    assert (green.holder, green.level) == (Holder.BOT, "hard")
     table.lobby.handle(1, m.SetSeat(room=room, seat="green", holder="open"))
     assert green.holder is Holder.OPEN
     table.lobby.handle(1, m.FillBots(room=room))
-    assert (green.holder, green.level) == (Holder.BOT, "random")
+    assert (green.holder, green.level) == (Holder.BOT, "easy")
     assert isinstance(answer(table.lobby.handle(1, m.Start(room=room)), 1), m.Ok)
     assert table.lobby.rooms[room].status is Status.PLAYING
     assert error_code(table.lobby.handle(1, m.FillBots(room=room)), 1) == "not_waiting"
@@ -294,14 +296,14 @@ def test_a_stand_in_plays_for_a_person_away_too_long_until_they_return() -> None
     table.clock.now += 1
     outbox = table.lobby.tick()
     red = table.lobby.rooms[room].seats[1]
-    assert red.holder is Holder.STANDIN and red.level == "greedy"
+    assert red.holder is Holder.STANDIN and red.level == "expert"
     assert answer(outbox, 1).room["seats"][1]["holder"] == {
         "kind": "standin",
         "name": "Bob",
-        "level": "greedy",
+        "level": "expert",
     }
     (turn,) = table.lobby.bot_turns()
-    assert (turn.colour, turn.version, turn.level) == ("red", 0, "greedy")
+    assert (turn.colour, turn.version, turn.level) == ("red", 0, "expert")
     table.lobby.play_bot(turn, "e3")
     table.lobby.handle(2, m.Hello(version=1, name="Bob"))
     table.join(2, room, token=bob.token)

@@ -77,7 +77,7 @@ async def test_three_people_play_a_whole_tribolo_game_and_see_the_same(
 async def test_a_person_finishes_a_game_against_two_bots(server: ParlourServer) -> None:
     ann = await Client.open(server.port, "Ann")
     room = (await create(ann, seat="green")).room["room"]
-    assert isinstance(await ann.request(m.FillBots(room=room, level="greedy")), m.Ok)
+    assert isinstance(await ann.request(m.FillBots(room=room, level="easy")), m.Ok)
     assert isinstance(await ann.request(m.Start(room=room)), m.Ok)
     history = await play_my_turns(ann, "green", room)
     movers = {seat for _, seat, _ in history}

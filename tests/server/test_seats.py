@@ -18,7 +18,9 @@ async def tribolo_room(
     clients = [await Client.open(server.port, name) for name in ("Ann", "Bob", "Cy")]
     ann, bob, cy = clients
     joined = await ann.request(
-        m.CreateRoom(game="tribolo", board=7, seat="blue", standin_after=standin_after)
+        m.CreateRoom(
+            game="tribolo", board=7, seat="blue", standin_after=standin_after, bot_think_ms=200
+        )
     )
     assert isinstance(joined, m.Joined)
     room = joined.room["room"]
@@ -58,7 +60,7 @@ async def test_reconnecting_with_the_seat_token_restores_the_full_view(
     room = joined.room["room"]
     bob_seat = await bob.request(m.Join(room=room, seat="red"))
     assert isinstance(bob_seat, m.Joined)
-    assert isinstance(await ann.request(m.FillBots(room=room, level="greedy")), m.Ok)
+    assert isinstance(await ann.request(m.FillBots(room=room, level="easy")), m.Ok)
     assert isinstance(await ann.request(m.Start(room=room)), m.Ok)
     assert isinstance(await bob.request(m.Move(room=room, version=0, move="e3")), m.Ok)
     await bob.close()
@@ -106,7 +108,7 @@ async def test_a_stand_in_plays_for_an_absent_person_until_they_return(
         )
     )
     assert isinstance(view, m.RoomView)
-    assert view.room["seats"][1]["holder"] == {"kind": "standin", "name": "Bob", "level": "greedy"}
+    assert view.room["seats"][1]["holder"] == {"kind": "standin", "name": "Bob", "level": "expert"}
     back = await Client.open(server.port, "Bob")
     again = await back.request(m.Join(room=room, token=tokens[1]))
     assert isinstance(again, m.Joined) and again.seat == "red"
