@@ -7,8 +7,9 @@ the `DrawKeeper` finds keeping the draw longest against an opponent cycling to f
 out, then the one least deep in traps (`tripppin_traps`), then the one to the position
 seen least often lately (to wander rather than cycle), then the one leaving the opponent
 most replies that go wrong, then the searches' judgement of the position, then chance.
-In tests against level 9 the keeper and the traps each roughly halved the draws lost to
-the loop rule, and together cut them to about a quarter.
+Against level 9 from 90 drawn starts (boards 30-59), the loop rule cost 63 draws with
+neither, 53 with the keeper alone, 33 with the traps alone and 12 with both; a keeper
+looking 25 plies ahead instead of 5 saved one more, at 18 times the time.
 """
 
 import random

@@ -20,6 +20,7 @@ back). A `Solver` can still stop at a deadline and carry on later, so even a bud
 short for one solve gets it done over a few moves.
 """
 
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -90,7 +91,7 @@ class Solution:
     """A solved board: the result of every position, from the view of the side to move."""
 
     tiles: tuple[int, ...]
-    stored: list[int]
+    stored: "array[int]"
     """Per position number: 0 if neither side can force a win, else plies to the end + 1
     (odd: the mover loses, even: the mover wins)."""
     horizon: int
@@ -156,7 +157,8 @@ class Solver:
             self._next_stage()()
         self._propagate(deadline)
         longest = self.stored[self.queue[-1]] - 1 if self.queue else 0
-        return Solution(self.tiles, self.stored, longest, bytes(self.counts), self.offsets)
+        stored = array("H", self.stored)
+        return Solution(self.tiles, stored, longest, bytes(self.counts), self.offsets)
 
     def _next_stage(self) -> Callable[[], None]:
         """The next stage of setting the solve up, each a few milliseconds."""

@@ -17,7 +17,7 @@ from parlour.bots.tripppin_perfect import (
     perfect_thought,
     position_score,
 )
-from parlour.bots.tripppin_search import allowed_moves, plies_left
+from parlour.bots.tripppin_search import allowed_moves, judge, plies_left
 from parlour.bots.tripppin_solver import Solution, Solver, position_index
 from parlour.bots.tripppin_traps import ROUNDS, trap_rank, trap_rounds
 from parlour.rules.tripppin import (
@@ -163,7 +163,7 @@ def test_a_first_thought_comes_at_once_and_budgets_are_kept() -> None:
         start = time.monotonic()
         thinking = LEVEL[level].think(state, budget, random.Random(1))
         first = next(thinking)
-        assert time.monotonic() - start < 0.05
+        assert time.monotonic() - start < 0.1  # a few ms, more on a busy machine
         assert first.move in state.legal_moves()
         for _ in thinking:
             pass
@@ -171,7 +171,7 @@ def test_a_first_thought_comes_at_once_and_budgets_are_kept() -> None:
 
 
 def test_level_one_takes_a_winning_step() -> None:
-    # Blue is one step from its last target, d8; b6 would be nearer to nothing.
+    # Blue, on the last leg of its route at c7, can step onto d8 and win.
     state = state_at(BOARD, (sq("c7"), sq("g2")), (GOAL - 1, 0), BLUE)
     assert sq("d8") in state.legal_moves()
     found = thoughts("1", state)[-1]
@@ -179,10 +179,15 @@ def test_level_one_takes_a_winning_step() -> None:
     assert forced_result(found.score) == 1
 
 
-def test_level_one_heads_for_its_target_and_level_two_sees_the_reply() -> None:
+def test_level_one_takes_the_step_it_judges_best_and_level_n_looks_n_plies() -> None:
     state = TRIPPPIN.new(seed=4)
-    nearest = state.best_moves()
-    assert move_of("1", state) in nearest
+    seat = state.to_move
+    judged = {
+        move: -judge(1 - seat, state.pieces[1 - seat], move, state.progress[1 - seat], 0)
+        for move in state.legal_moves()
+    }
+    assert judged[move_of("1", state)] == max(judged.values())
+    assert move_of("1", state) in state.best_moves()
     for level in ("1", "2", "3"):
         assert thoughts(level, state)[-1].depth == int(level)
 
@@ -291,7 +296,8 @@ def test_won_lost_and_drawn_positions_agree_with_their_moves() -> None:
             assert None in replies
         elif solution.wins(index_of(state)):
             seen["won"] += 1
-            assert (False, plies - 1) in replies or (plies == 1 and (True, 0) in replies)
+            assert (False, plies - 1) in replies
+            assert all(r is None or r[0] or r[1] >= plies - 1 for r in replies)
         else:
             seen["lost"] += 1
             assert all(r is not None and r[0] and r[1] <= plies - 1 for r in replies)
@@ -301,10 +307,10 @@ def test_won_lost_and_drawn_positions_agree_with_their_moves() -> None:
 
 def _reply_plies(solution: Solution, state: TripppinState, move: int) -> tuple[bool, int] | None:
     """After `move`: whether the opponent wins and in how many plies, None for a draw; a
-    move that finishes the route is (True, 0) from the mover's side, a won game."""
+    move that finishes the route leaves the opponent lost in 0."""
     after = state.play(move)
     if after.is_over:
-        return (True, 0)
+        return (False, 0)
     index = index_of(after)
     plies = solution.plies(index)
     return None if plies is None else (solution.wins(index), plies)
@@ -353,9 +359,6 @@ def test_perfect_never_plays_into_a_loss_when_a_win_or_draw_exists() -> None:
         best = max(move_score(state, solution, move) for move in state.legal_moves())
         chosen = perfect_thought(state, solution, random.Random(0))
         assert move_score(state, solution, chosen.move) == best == chosen.score
-        if best > 0:
-            faster = [move_score(state, solution, m) for m in state.legal_moves()]
-            assert chosen.score == max(faster)
 
 
 def test_perfect_holds_out_longest_when_lost() -> None:
@@ -442,7 +445,6 @@ def test_round_one_traps_keep_the_victim_on_rails() -> None:
     # move, and that leads to a trap again.
     solution = solved(BOARD)
     first = trap_rounds(solution, BLUE, Deadline(30))[0]
-    rng = random.Random(4)
     checked = 0
     for state in random_positions(BOARD, 4000, seed=31):
         if state.to_move != GREY or not first[index_of(state)]:
@@ -450,7 +452,6 @@ def test_round_one_traps_keep_the_victim_on_rails() -> None:
         assert any(_rails_back_into(solution, first, state.play(m)) for m in state.legal_moves())
         checked += 1
     assert checked >= 20
-    assert rng
 
 
 def _rails_back_into(solution: Solution, traps: bytes, ours: TripppinState) -> bool:
