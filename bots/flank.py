@@ -98,7 +98,7 @@ def _flank(state: State[Any]) -> FlankState:
     return state
 
 
-def _searcher(plan: Plan) -> Think:
+def searcher(plan: Plan) -> Think:
     """A level's think function, searching as `plan` says."""
 
     def think(state: State[Any], budget: float, rng: Random) -> Iterator[Thought[Any]]:
@@ -154,17 +154,17 @@ LEVELS: Final[tuple[Level, ...]] = (
     Level(
         "medium",
         "looks a move ahead for each player, minding corners and edges",
-        _searcher(Plan(MEDIUM, MEDIUM_ROUND)),
+        searcher(Plan(MEDIUM, MEDIUM_ROUND)),
     ),
     Level(
         "hard",
         "searches as deep as its time allows, minding mobility and safe squares",
-        _searcher(Plan(HARD, HARD)),
+        searcher(Plan(HARD, HARD)),
     ),
     Level(
         "expert",
         "searches deeper still with a sharper eye, and plays endgames out perfectly",
-        _searcher(Plan(EXPERT_TWO, EXPERT_THREE)),
+        searcher(Plan(EXPERT_TWO, EXPERT_THREE)),
     ),
 )
 """The flank games' bot levels, weakest first."""

@@ -4,14 +4,14 @@ Pieces are kept from the root seat's view: `root`, then `a` (the seat after it i
 order), then `b`. Scores are always the root seat's.
 
 - Paranoid search lets both other seats play in turn, each choosing what is worst for the
-  root: a two-sided alpha-beta, and an exact proof once it reaches the end of the game.
+  root: a two-sided alpha-beta, and a proof of a win once it reaches the end of the game.
 - Best-reply search (Schadd and Winands, 2011) lets only one opponent reply between the
   root's moves, the one whose reply hurts most; the other passes. That sees twice as many
   of the root's own moves for the same depth, at the price of lines out of turn (the line
   reported is cut where it leaves the turn order) and of never proving anything.
 """
 
-from .flank_eval import UNKNOWN, Known, make_eval3
+from .flank_eval import POINT, UNKNOWN, Known, make_eval3
 from .flank_search import INFINITY, Config, Search, load_score, store_score
 from .flank_shape import Shape
 from .thinking import DECIDED, WIN, Deadline
@@ -20,8 +20,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 TABLE_LIMIT = 300_000
 TT_FIRST = 1 << 40
 KILLER = 1 << 30
-BEST_REPLY_END = DECIDED // 2
-"""What a finished game scores in best-reply search, whose results prove nothing."""
+UNPROVEN_WIN = DECIDED // 2
+"""What a won finish scores in best-reply search, whose results prove nothing."""
 
 Pieces = tuple[int, int, int]
 Line = tuple[tuple[int, int], ...]
@@ -69,16 +69,17 @@ class Melee(Search):
         return not self.estimates or (self.paranoid and abs(score) >= DECIDED)
 
     def _final(self, root: int, a: int, b: int, ply: int) -> int:
-        """A finished game: won if the root seat tops the scores alone, lost if it is not
-        top, else (a shared top) level less the contempt."""
+        """A finished game: won if the root seat tops the scores alone, sooner being better.
+
+        Otherwise it scores the root's points less the best rival's, less the contempt: a
+        line the others must gang up to win is no forced loss, and a bot that thought it
+        one would stop fighting.
+        """
         mine = self.points(root)
         rival = max(self.points(a), self.points(b))
-        end = WIN if self.paranoid else BEST_REPLY_END
         if mine > rival:
-            return end - ply
-        if mine < rival:
-            return ply - end
-        return -self.config.contempt
+            return (WIN if self.paranoid else UNPROVEN_WIN) - ply
+        return (mine - rival) * POINT - self.config.contempt
 
     def _moves_of(self, seat: int, root: int, a: int, b: int, empty: int) -> int:
         """The moves of `seat` (0 root, 1 `a`, 2 `b`)."""

@@ -54,7 +54,8 @@ class Result:
     depth: int
     nodes: int
     exact: bool
-    """Whether the score is proven (the search reached the end of every line)."""
+    """Whether deeper iterations would change nothing: every line reached the end of the
+    game, or the score is a forced result."""
 
 
 class Clock:

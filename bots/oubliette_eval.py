@@ -5,7 +5,7 @@ seen by the other side scores the negation, and a mirrored board scores the same
 """
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from parlour.rules.hexgrid import BOARD, CELL_BITS, CELL_NAMES, DIRECTIONS, OFF_BOARD, shift
 
@@ -16,6 +16,9 @@ PAIR_STEPS = tuple(step for step in STEPS if step > 0)
 
 EJECTION = 1000
 """A piece ejected, the unit everything else is measured against."""
+NEARER_WIN = 60
+"""Each ejection is worth this much more than the one before, so the side ahead gladly
+trades ejections and the side behind avoids it: the game is won sooner."""
 WORTH_UNIT = 8
 EXIT_STEP = 3
 """Each step between a piece and its nearest way out (the edge or a hole), in WORTH_UNITs."""
@@ -93,13 +96,13 @@ def cell_worths(holes: int) -> dict[int, int]:
     return worth
 
 
-@cache
+@lru_cache(maxsize=64)
 def tables(holes: int, limit: int, win: int) -> Tables:
     """The evaluation tables of a layout with these holes, move limit and ejections to win."""
     worth = cell_worths(holes)
     value_bits = tuple(
         sum(bit for bit, value in worth.items() if value >> b & 1)
-        for b in range(max(worth.values()).bit_length())
+        for b in range(max(worth.values(), default=0).bit_length())
     )
     exits = OFF_BOARD | holes
     rising = tuple((step, BOARD & exits >> step) for step in PAIR_STEPS)
@@ -149,6 +152,11 @@ def ejectable(attackers: int, defenders: int, t: Tables) -> int:
     return found
 
 
+def material(ejected: int) -> int:
+    """What a side's ejections are worth: each one more than the last."""
+    return ejected * (EJECTION + NEARER_WIN * ejected)
+
+
 def threat_score(mine: int, theirs: int, own_ejected: int, opp_ejected: int, win: int) -> int:
     """Tempo: `mine` pieces the mover can eject now, `theirs` it must guard against."""
     score = 0
@@ -172,7 +180,7 @@ def evaluate_pair(
     pairs = 0
     for step in PAIR_STEPS:
         pairs += (own & (own >> step)).bit_count() - (opp & (opp >> step)).bit_count()
-    base = (own_ejected - opp_ejected) * EJECTION + WORTH_UNIT * worth + NEIGHBOUR * pairs
+    base = material(own_ejected) - material(opp_ejected) + WORTH_UNIT * worth + NEIGHBOUR * pairs
     mine = ejectable(own, opp, t).bit_count()
     theirs = ejectable(opp, own, t).bit_count()
     if not (mine or theirs):

@@ -7,14 +7,16 @@ primitives the searches use against the rules engine itself.
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from parlour.bots.flank import CONTEMPT, LEVELS
+from parlour.bots.flank import CONTEMPT, HARD, LEVELS, Plan, searcher
 from parlour.bots.flank_eval import (
     EXPERT_DUEL,
     EXPERT_MELEE,
+    POINT,
     SIMPLE,
     STRONG,
     UNKNOWN,
@@ -126,6 +128,17 @@ def test_the_searches_deepen_within_the_budget(game: str) -> None:
     assert deep[-1].nodes > deep[1].nodes
 
 
+def test_best_reply_search_plays_and_reports_playable_lines() -> None:
+    """Best-reply lines skip turns; what is reported is cut to the part played in turn."""
+    best_reply = replace(HARD, multi="brs")
+    level = Level("brs", "best-reply search", searcher(Plan(HARD, best_reply)))
+    for seed in range(3):
+        state = random_position("tribolo", seed, 15)
+        found = thoughts(level, state, 0.2)
+        assert_honest(state, found)
+        assert found[-1].depth >= 3
+
+
 def test_easy_mostly_presses_the_best_button() -> None:
     state = random_position("tribolo", 8, 12)
     best = set(state.best_moves())
@@ -142,14 +155,18 @@ def test_a_contested_corner_is_taken(level: Level) -> None:
 
 
 def pass_aware_value(state: FlankState, root: int, ply: int) -> int:
-    """The root seat's result under best play as the searches score it, by plain minimax:
-    `WIN - plies` for a win (a pass is a ply), `plies - WIN` for a loss, minus the
-    contempt for a draw or a shared top; the other seats play against the root."""
+    """The root seat's result under best play as the searches score it, by plain minimax
+    with the other seats playing against the root: `WIN - plies` for a win (a pass is a
+    ply); with two seats `plies - WIN` for a loss and minus the contempt for a draw; with
+    three, anything but a win scores the point margin to the best rival, minus the contempt.
+    """
     if state.is_over:
         scores = state.scores()
         rival = max(score for seat, score in enumerate(scores) if seat != root)
         if scores[root] > rival:
             return WIN - ply
+        if len(scores) == 3:
+            return (scores[root] - rival) * POINT - CONTEMPT
         if scores[root] < rival:
             return ply - WIN
         return -CONTEMPT

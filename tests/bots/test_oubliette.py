@@ -11,6 +11,7 @@ from parlour.bots.oubliette import LEVELS, judge
 from parlour.bots.oubliette_eval import ejectable, tables
 from parlour.bots.oubliette_search import INFINITY, Search, children, play_key
 from parlour.bots.thinking import WIN, Thought
+from parlour.rules import RulesError, get_game
 from parlour.rules.hexgrid import BOARD, CELL_BITS, CELL_NAMES, ROWS_FROM_TOP
 from parlour.rules.oubliette import OUBLIETTE, OublietteMove, OublietteState, _outcomes
 
@@ -107,6 +108,14 @@ def test_thoughts_deepen_and_each_line_is_playable(level: int) -> None:
         for move in thought.line:
             assert move in after.legal_moves()
             after = after.play(move)
+
+
+def test_a_finished_game_and_another_game_are_refused() -> None:
+    finished = position("e7 e8 a1", "e9 i5", ejected="5:0").play_text("e7-e8 e")
+    with pytest.raises(RulesError, match="over"):
+        thoughts(3, finished, 0.1)
+    with pytest.raises(TypeError, match="Othello"):
+        list(LEVELS[3].think(get_game("othello").new(), 0.1, random.Random(0)))
 
 
 def test_level_zero_takes_the_winning_ejection() -> None:
