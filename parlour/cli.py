@@ -166,7 +166,90 @@ def build_parser() -> argparse.ArgumentParser:
         help="least time a bot takes over a move, so people can follow (default 0.4)",
     )
     serve.set_defaults(run=_serve)
+    _add_client_commands(commands)
     return parser
+
+
+def _server(text: str) -> str:
+    """A server address from the command line, as a WebSocket URL."""
+    from parlour.client.connection import ConnectError, server_url  # noqa: PLC0415
+
+    try:
+        return server_url(text)
+    except ConnectError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _add_client_commands(commands: Any) -> None:
+    """play, host and join: the terminal client, seated in a room."""
+    game_names = sorted(GAMES)
+    play = commands.add_parser(
+        "play",
+        help="play against the computer in this terminal",
+        description="Start a private server in this process and play GAME against computer"
+        " players. Keys are shown at the bottom of the screen; Q quits.",
+    )
+    play.add_argument("game", choices=game_names, metavar="GAME", help="a game name")
+    play.add_argument("--seat", metavar="COLOUR", help="your seat (default: the first)")
+    play.add_argument("--bots", metavar="LEVEL", help="the computer players' level")
+    play.add_argument(
+        "--bot-pause",
+        type=_pause,
+        default=0.4,
+        metavar="SECONDS",
+        help="least time a computer player takes over a move (default 0.4)",
+    )
+    host = commands.add_parser(
+        "host",
+        help="open a room on a server for friends to join",
+        description="Create a room for GAME on a running server, print its code and the"
+        " command friends join with, and take a seat in it.",
+    )
+    host.add_argument("game", choices=game_names, metavar="GAME", help="a game name")
+    host.add_argument("--server", type=_server, required=True, metavar="URL", help="host:port")
+    host.add_argument("--seat", metavar="COLOUR", help="your seat (default: the first)")
+    host.add_argument("--public", action="store_true", help="list the room in the lobby")
+    for command in (play, host):
+        command.add_argument(
+            "--board", type=_board_number, metavar="N", help="a board number (default: random)"
+        )
+        command.add_argument(
+            "--option", action="append", default=[], metavar="K=V", help="a game option"
+        )
+    join = commands.add_parser(
+        "join",
+        help="join a room by its code, or pick one in the lobby",
+        description="Take a seat in (or watch) the room with this code; with no code, show"
+        " the public rooms to choose from.",
+    )
+    join.add_argument("code", nargs="?", metavar="CODE", help="the room's code or id")
+    join.add_argument("--server", type=_server, required=True, metavar="URL", help="host:port")
+    seat = join.add_mutually_exclusive_group()
+    seat.add_argument("--seat", metavar="COLOUR", help="the seat to take (default: a free one)")
+    seat.add_argument("--watch", action="store_true", help="watch without a seat")
+    for command in (play, host, join):
+        command.add_argument(
+            "--name", metavar="NAME", help="the name others see (default: your login name)"
+        )
+        command.set_defaults(run=_client)
+
+
+def _board_number(text: str) -> int:
+    """A board number from the command line."""
+    number = int(text)
+    if not 0 <= number <= MAX_BOARD_NUMBER:
+        raise argparse.ArgumentTypeError(f"the board number must be from 0 to {MAX_BOARD_NUMBER}")
+    return number
+
+
+def _client(args: argparse.Namespace) -> int:
+    """Run the terminal client for play, host or join."""
+    from parlour.terminal import SetupError, run  # noqa: PLC0415 (only these need Textual)
+
+    try:
+        return run(args.command, args)
+    except SetupError as error:
+        raise CommandError(str(error)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,404 @@
+"""The terminal client: a lobby of public rooms and a room screen to play or watch in.
+
+The connection's events are read by a worker, and every request runs in a worker of its
+own, so the screen never waits on the network. Nothing here knows a game's rules: the
+board is drawn from the server's observations and moves are checked by the server.
+"""
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Header, Label, RichLog, Static
+
+from parlour.protocol import messages as m
+
+from .connection import Connection, ConnectionLostError, Dropped, Event, Reconnected, RefusedError
+from .room import RoomModel, title
+from .widgets import BoardView, SeatsPanel
+
+SUGGEST_MS = 2000
+"""How long "Suggest a move" lets the search think."""
+LOBBY_REFRESH_SECONDS = 3.0
+LATER = "comes with game management in a later version of Parlour"
+LATER_KEYS = {
+    "undo": "Undo",
+    "new_game": "New game",
+    "save": "Save",
+    "load": "Load",
+    "score_card": "The score card",
+}
+
+
+def describe_search(search: Mapping[str, Any]) -> str:
+    """A search's findings in a line: the expected moves, and how it judges them."""
+    line = " ".join(str(move) for move in search.get("line", [])) or str(search.get("move"))
+    forced = search.get("forced")
+    if forced is not None:
+        judged = f"wins in {forced} plies" if forced > 0 else f"loses in {-forced} plies"
+    else:
+        judged = f"score {int(search.get('score', 0)):+d}"
+    depth, nodes = search.get("depth", 0), search.get("nodes", 0)
+    return f"{line}\n{judged}, {depth} plies deep, {nodes:,} positions"
+
+
+class RoomScreen(Screen[None]):
+    """One room: board, seats, thoughts, what happened, and whose turn it is."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("p", "hint('possible')", "Possible"),
+        Binding("b", "hint('best')", "Best"),
+        Binding("s", "suggest", "Suggest"),
+        Binding("t", "thinking", "Thinking"),
+        Binding("u", "later('undo')", "Undo"),
+        Binding("n", "later('new_game')", "New"),
+        Binding("v", "later('save')", "Save"),
+        Binding("l", "later('load')", "Load"),
+        Binding("c", "later('score_card')", "Card"),
+        Binding("m", "sound", "Sound"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, connection: Connection, room: RoomModel) -> None:
+        super().__init__()
+        self.connection = connection
+        self.room = room
+        self.picked: tuple[str, ...] = ()
+        self.show_thinking = False
+        self.flash = ""
+        """A message about the player's own last action (an error, a reconnection)."""
+        self.composed = False
+        """Whether the widgets are up to be drawn on; until then only the room is kept."""
+
+    @property
+    def levels(self) -> list[str]:
+        welcome = self.connection.welcome
+        games = welcome.games if welcome is not None else []
+        game: dict[str, Any] = next((g for g in games if g.get("name") == self.room.game), {})
+        return [str(level) for level in game.get("levels", [])] or ["easy"]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            yield BoardView(id="board")
+            with Vertical(id="side"):
+                levels = self.levels
+                yield SeatsPanel(levels, levels[len(levels) // 2], id="seats")
+                yield Label("", id="invite")
+                yield Static("", id="thoughts")
+                yield RichLog(id="log", max_lines=200, wrap=True)
+        yield Static("", id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.composed = True
+        self.redraw(board=True)
+        self.query_one(BoardView).focus()
+        if self.room.code:
+            command = f"parlour join {self.room.code} --server {self.connection.url}"
+            self.query_one("#invite", Label).update(f"Friends join with:\n{command}")
+
+    def redraw(self, *, board: bool) -> None:
+        """Show the room as it now is; before the screen is up, mounting will."""
+        if not self.composed:
+            return
+        room = self.room
+        watching = "watching" if room.seat is None else f"playing {title(room.seat)}"
+        self.app.sub_title = f"{room.game.capitalize()}, {watching}"
+        if board:
+            self.query_one(BoardView).show(room.observation, room.seat)
+        self.query_one(SeatsPanel).show(room)
+        thoughts = self.query_one("#thoughts", Static)
+        if room.thinking is not None:
+            thoughts.update(f"{room.thinking_of}: {describe_search(room.thinking)}")
+        else:
+            thoughts.update("")
+        status = room.status_line()
+        self.query_one("#status", Static).update(f"{self.flash or room.news}\n{status}")
+
+    def take(self, event: Event) -> None:
+        """A message or connection event from the app's reader."""
+        if isinstance(event, Dropped):
+            self.say(f"Connection lost ({event.reason}); reconnecting...")
+            return
+        if isinstance(event, Reconnected):
+            self.run_worker(self._rejoin(), group="requests")
+            return
+        was_my_turn = self.room.my_turn
+        before = self.room.version
+        if not self.room.apply(event):
+            return
+        moved = self.room.version != before
+        if moved:
+            self.flash = ""
+            self.picked = ()
+            if self.composed:
+                self.query_one("#log", RichLog).write(self.room.news)
+        if self.room.stale:
+            self.run_worker(self._refresh(), group="requests")
+        self.redraw(board=moved or isinstance(event, m.RoomView))
+        if self.room.my_turn and not was_my_turn:
+            self.app.bell()
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        self.flash = text
+        if error:
+            self.app.bell()
+        self.redraw(board=False)
+
+    def on_board_view_chosen(self, event: BoardView.Chosen) -> None:
+        board = self.query_one(BoardView).board
+        if board is None:
+            return
+        pick = board.pick(self.picked, event.square)
+        self.picked = pick.picked if pick.move is None else ()
+        self.query_one(BoardView).mark(picked=self.picked)
+        if pick.move is not None:
+            move = m.Move(room=self.room.ref, version=self.room.version, move=pick.move)
+            self._request(move, lambda _: None)
+
+    def on_seats_panel_seat_clicked(self, event: SeatsPanel.SeatClicked) -> None:
+        room = self.room
+        if not room.host or room.status != "waiting":
+            return
+        kind = room.holder(event.colour)["kind"]
+        if kind in ("open", "bot"):
+            holder = "bot" if kind == "open" else "open"
+            level = self.query_one(SeatsPanel).level if holder == "bot" else None
+            change = m.SetSeat(room=room.ref, seat=event.colour, holder=holder, level=level)
+            self._request(change, lambda _: None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        level = self.query_one(SeatsPanel).level
+        if event.button.id == "fill":
+            self._request(m.FillBots(room=self.room.ref, level=level), lambda _: None)
+        elif event.button.id == "start":
+            self._request(m.Start(room=self.room.ref), lambda _: None)
+
+    def action_hint(self, kind: str) -> None:
+        def show(answer: m.ServerMessage) -> None:
+            if isinstance(answer, m.HintReply):
+                self.query_one(BoardView).mark(hints=answer.moves)
+                moves = ", ".join(answer.moves) or "none"
+                self.say(f"{'Possible moves' if kind == 'possible' else 'Best'}: {moves}")
+
+        self._request(m.Hint(room=self.room.ref, kind=kind), show)
+
+    def action_suggest(self) -> None:
+        def show(answer: m.ServerMessage) -> None:
+            if isinstance(answer, m.Suggestion):
+                self.room.apply(answer)
+                self.query_one(BoardView).mark(hints=[answer.search["move"]])
+                self.say(f"Suggested: {answer.search['move']}")
+
+        self.say(f"Thinking for {SUGGEST_MS / 1000:g} seconds about a move for you...")
+        wait = SUGGEST_MS / 1000
+        self._request(m.Suggest(room=self.room.ref, think_ms=SUGGEST_MS), show, wait=wait)
+
+    def action_thinking(self) -> None:
+        on = not self.show_thinking
+
+        def done(_: m.ServerMessage) -> None:
+            self.show_thinking = on
+            self.say("Showing the computer's thinking." if on else "Thinking hidden.")
+
+        self._request(m.ShowThinking(room=self.room.ref, on=on), done)
+
+    def action_later(self, feature: str) -> None:
+        self.say(f"{LATER_KEYS[feature]} {LATER}.")
+
+    def action_sound(self) -> None:
+        app = self.app
+        if isinstance(app, ParlourApp):
+            app.sound = not app.sound
+            self.say("Sound on." if app.sound else "Sound off.")
+
+    def _request(
+        self,
+        message: m.ClientMessage,
+        then: Callable[[m.ServerMessage], None],
+        wait: float = 0.0,
+    ) -> None:
+        """Send `message` in a worker and hand its answer to `then`; errors are said."""
+
+        async def exchange() -> None:
+            try:
+                answer = await self.connection.request(message, wait)
+            except RefusedError as refused:
+                self.say(refused.error.message, error=True)
+                return
+            except ConnectionLostError as lost:
+                self.say(f"Not sent: {lost}", error=True)
+                return
+            then(answer)
+
+        self.run_worker(exchange(), group="requests")
+
+    async def _refresh(self) -> None:
+        try:
+            answer = await self.connection.request(m.GetRoom(room=self.room.ref))
+        except (RefusedError, ConnectionLostError):
+            return
+        self.take(answer)
+
+    async def _rejoin(self) -> None:
+        """Back into the room after a reconnection: the seat by its token, or watching."""
+        room = self.room
+        try:
+            if room.token is not None:
+                answer = await self.connection.request(m.Join(room=room.ref, token=room.token))
+            else:
+                answer = await self.connection.request(m.Spectate(room=room.ref))
+        except (RefusedError, ConnectionLostError) as error:
+            self.say(f"Reconnected, but could not rejoin the room: {error}", error=True)
+            return
+        if isinstance(answer, m.Joined):
+            self.room = RoomModel.joined(answer, room.ref)
+            seat = f" to your seat ({title(answer.seat)})" if answer.seat else ""
+            self.say(f"Reconnected{seat}.")
+        elif isinstance(answer, m.Watching):
+            self.room = RoomModel.watching(answer, room.ref)
+            self.say("Reconnected; watching.")
+        if self.show_thinking:
+            self.show_thinking = False
+            self.action_thinking()
+        self.redraw(board=True)
+
+
+class LobbyScreen(Screen[None]):
+    """The public rooms: join a free seat or watch."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "join", "Join"),
+        Binding("w", "watch", "Watch"),
+        Binding("r", "refresh", "Refresh"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, connection: Connection) -> None:
+        super().__init__()
+        self.connection = connection
+        self.rooms: list[dict[str, Any]] = []
+
+    def compose(self) -> ComposeResult:
+        yield Label("Parlour: public rooms", classes="heading")
+        yield DataTable(id="rooms", cursor_type="row")
+        yield Static("", id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("room", "game", "status", "seats", "host")
+        self.action_refresh()
+        self.set_interval(LOBBY_REFRESH_SECONDS, self.action_refresh)
+        table.focus()
+
+    def action_refresh(self) -> None:
+        self.run_worker(self._load(), group="lobby", exclusive=True)
+
+    async def _load(self) -> None:
+        try:
+            answer = await self.connection.request(m.ListRooms())
+        except (RefusedError, ConnectionLostError) as error:
+            self.query_one("#status", Static).update(f"Cannot list the rooms: {error}")
+            return
+        if not isinstance(answer, m.Rooms):
+            return
+        self.rooms = answer.rooms
+        table = self.query_one(DataTable)
+        table.clear()
+        for room in self.rooms:
+            seats = ", ".join(
+                f"{seat['colour']} {'free' if seat['holder']['kind'] == 'open' else 'taken'}"
+                for seat in room["seats"]
+            )
+            table.add_row(room["room"], room["game"], room["status"], seats, room["host"])
+        count = len(self.rooms)
+        self.query_one("#status", Static).update(
+            f"{count} public room{'s' if count != 1 else ''}. Enter joins a free seat, W watches."
+            if count
+            else "No public rooms yet: host one with `parlour host GAME --public`."
+        )
+
+    def _chosen(self) -> dict[str, Any] | None:
+        row = self.query_one(DataTable).cursor_row
+        return self.rooms[row] if 0 <= row < len(self.rooms) else None
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_join()
+
+    def action_join(self) -> None:
+        room = self._chosen()
+        if room is not None:
+            self.run_worker(self._enter(m.Join(room=room["room"])), group="requests")
+
+    def action_watch(self) -> None:
+        room = self._chosen()
+        if room is not None:
+            self.run_worker(self._enter(m.Spectate(room=room["room"])), group="requests")
+
+    async def _enter(self, request: m.Join | m.Spectate) -> None:
+        try:
+            answer = await self.connection.request(request)
+        except (RefusedError, ConnectionLostError) as error:
+            self.query_one("#status", Static).update(f"Cannot enter the room: {error}")
+            self.app.bell()
+            return
+        if isinstance(answer, m.Joined):
+            room = RoomModel.joined(answer, request.room)
+        elif isinstance(answer, m.Watching):
+            room = RoomModel.watching(answer, request.room)
+        else:
+            return
+        self.app.call_later(self.app.switch_screen, RoomScreen(self.connection, room))
+
+
+class ParlourApp(App[None]):
+    """The client: a room to play in, or the lobby to find one."""
+
+    CSS = """
+    #main { height: 1fr; }
+    #board { margin: 1 2; width: auto; height: auto; }
+    #side { width: 1fr; min-width: 46; }
+    #seats { height: auto; }
+    #seat-list { height: auto; max-height: 8; }
+    #host-controls { height: auto; }
+    #host-controls Select { width: 22; }
+    #host-controls Button { min-width: 10; width: auto; }
+    #invite { margin: 1 0; }
+    #thoughts { height: auto; min-height: 2; }
+    #log { height: 1fr; }
+    #status { height: 2; background: $panel; padding: 0 1; }
+    .heading { text-style: bold; }
+    """
+
+    def __init__(self, connection: Connection, room: RoomModel | None = None) -> None:
+        super().__init__()
+        self.title = "Parlour"
+        self.connection = connection
+        self.start_room = room
+        self.sound = True
+
+    def on_mount(self) -> None:
+        if self.start_room is not None:
+            self.push_screen(RoomScreen(self.connection, self.start_room))
+        else:
+            self.push_screen(LobbyScreen(self.connection))
+        self.run_worker(self._listen(), group="connection", exclusive=True)
+
+    def bell(self) -> None:
+        if self.sound:
+            super().bell()
+
+    async def _listen(self) -> None:
+        """Hand every event of the connection to the screen showing a room."""
+        while True:
+            event = await self.connection.events.get()
+            screen = self.screen
+            if isinstance(screen, RoomScreen):
+                screen.take(event)
+            elif isinstance(event, Dropped):
+                self.notify(f"Connection lost ({event.reason}); reconnecting...")

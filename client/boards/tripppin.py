@@ -1,0 +1,192 @@
+"""Tripppin's board: every tile a block five columns wide and three rows high, its arrows at
+their compass positions round the centre, which holds a piece, a circle or a start mark.
+
+On the tile of the player to move, the directions that player may take (the observation's
+`directions`, which the opponent's tile allows) are drawn bright at their positions. Each
+piece's next target is framed in the seat's colour while `Marks.blink` is on.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import groupby
+
+from rich.style import Style
+from rich.text import Text
+
+from .base import Board, Cell, Marks, Observation, Pick
+from .flank import LABEL, column_header, overlay, seat_style, square_name
+
+TILE_WIDTH = 5
+TILE_HEIGHT = 3
+MIDDLE = TILE_HEIGHT // 2
+CENTRE = (TILE_WIDTH // 2, MIDDLE)
+
+ARROWS = {"n": "↑", "ne": "↗", "e": "→", "se": "↘", "s": "↓", "sw": "↙", "w": "←", "nw": "↖"}
+SLOTS = {
+    "nw": (0, 0),
+    "n": (2, 0),
+    "ne": (4, 0),
+    "w": (0, 1),
+    "e": (4, 1),
+    "sw": (0, 2),
+    "s": (2, 2),
+    "se": (4, 2),
+}
+"""Where each direction's arrow sits in a tile, as (column, row)."""
+
+CIRCLE = "○"
+START = "□"
+DESTINATION = "·"
+
+TILE_BACKGROUNDS = (Style(bgcolor="grey19"), Style(bgcolor="grey27"))
+"""A checkerboard, so that neighbouring tiles' arrows stay apart."""
+ARROW = Style(color="grey85")
+OPEN_DIRECTION = Style(color="bright_yellow", bold=True)
+LEGAL = Style(color="yellow", bold=True)
+CIRCLE_STYLE = Style(color="bright_white", bold=True)
+LAST_MOVE = Style(underline=True)
+
+PIECE_SPAN = [(x, MIDDLE) for x in range(1, TILE_WIDTH - 1)]
+"""Where a piece is drawn: its letter in the centre on the seat's colour either side."""
+TOP_FRAME = [(x, 0) for x in range(TILE_WIDTH)] + [(0, MIDDLE)]
+BOTTOM_FRAME = [(x, TILE_HEIGHT - 1) for x in range(TILE_WIDTH)] + [(TILE_WIDTH - 1, MIDDLE)]
+WHOLE_TILE = [(x, y) for y in range(TILE_HEIGHT) for x in range(TILE_WIDTH)]
+
+
+@dataclass(slots=True)
+class _Block:
+    """A tile's characters and their styles, drawn in layers."""
+
+    chars: list[list[str]]
+    styles: list[list[Style]]
+
+    @classmethod
+    def filled(cls, style: Style) -> "_Block":
+        """A tile of spaces in `style`."""
+        return cls(
+            [[" "] * TILE_WIDTH for _ in range(TILE_HEIGHT)],
+            [[style] * TILE_WIDTH for _ in range(TILE_HEIGHT)],
+        )
+
+    def put(self, where: tuple[int, int], char: str, style: Style) -> None:
+        """Write `char` at `where`, with `style` over what is there."""
+        x, y = where
+        self.chars[y][x] = char
+        self.styles[y][x] += style
+
+    def paint(self, where: Iterable[tuple[int, int]], style: Style) -> None:
+        """Add `style` over the characters at `where`."""
+        for x, y in where:
+            self.styles[y][x] += style
+
+    def line(self, y: int) -> Iterable[tuple[str, Style]]:
+        """Row `y` as runs of characters that share a style."""
+        for style, run in groupby(zip(self.chars[y], self.styles[y], strict=True), lambda c: c[1]):
+            yield "".join(char for char, _ in run), style
+
+
+class TripppinBoard(Board):
+    """Tripppin's 8 x 8 board of arrow tiles, drawn from the observation."""
+
+    def __init__(self, observation: Observation) -> None:
+        super().__init__(observation)
+        self._rows: int = observation["rows"]
+        self._cols: int = observation["cols"]
+        self._margin = len(str(self._rows)) + 1
+        self._cells = tuple(
+            Cell(
+                square_name(row, col),
+                self._margin + col * TILE_WIDTH,
+                1 + row * TILE_HEIGHT + MIDDLE,
+                TILE_WIDTH,
+            )
+            for row in range(self._rows)
+            for col in range(self._cols)
+        )
+        to_move = observation["to_move"]
+        self._mover_square: str | None = observation["pieces"][to_move] if to_move else None
+        self._piece_on = {square: seat for seat, square in observation["pieces"].items()}
+        self._start_of = {square: seat for seat, square in observation["starts"].items()}
+
+    @property
+    def cells(self) -> Sequence[Cell]:
+        return self._cells
+
+    def cell_at(self, x: int, y: int) -> str | None:
+        """Any row of a tile, not only the middle one its cell is on, is that tile."""
+        for cell in self._cells:
+            if abs(y - cell.y) <= MIDDLE and cell.x <= x < cell.x + cell.width:
+                return cell.name
+        return None
+
+    def render(self, marks: Marks) -> Text:
+        text = Text()
+        text.append(column_header(self._margin, self._cols, TILE_WIDTH), LABEL)
+        for row in range(self._rows):
+            blocks = [self._block(row, col, marks) for col in range(self._cols)]
+            for y in range(TILE_HEIGHT):
+                label = str(row + 1) if y == MIDDLE else ""
+                text.append(f"\n{label:>{self._margin - 1}} ", LABEL)
+                for block in blocks:
+                    for run, style in block.line(y):
+                        text.append(run, style)
+        return text
+
+    def _block(self, row: int, col: int, marks: Marks) -> _Block:
+        """One tile with everything on it, highlights last."""
+        name = square_name(row, col)
+        arrows: list[str] = self.observation["tiles"][row][col]
+        block = _Block.filled(self._background(name, row, col, arrows))
+        for direction in arrows:
+            block.put(SLOTS[direction], ARROWS[direction], ARROW)
+        if name == self._mover_square:
+            for direction in self.observation["directions"]:
+                block.put(SLOTS[direction], ARROWS[direction], OPEN_DIRECTION)
+        self._draw_centre(block, name)
+        if marks.blink:
+            self._draw_targets(block, name)
+        if name == self.observation["last_move"]:
+            block.paint(PIECE_SPAN, LAST_MOVE)
+        block.paint(WHOLE_TILE, overlay(name, marks))
+        return block
+
+    def _background(self, name: str, row: int, col: int, arrows: list[str]) -> Style:
+        """The checkerboard for tiles; nothing for blank squares, which have no tile."""
+        special = name in self.observation["circles"] or name in self._start_of
+        return TILE_BACKGROUNDS[(row + col) % 2] if arrows or special else Style()
+
+    def _draw_centre(self, block: _Block, name: str) -> None:
+        """A piece, else a circle or a start mark; a legal destination's centre is lit."""
+        seat = self._piece_on.get(name)
+        if seat is not None:
+            block.paint(PIECE_SPAN, seat_style(seat))
+            block.put(CENTRE, seat[0].upper(), Style())
+            return
+        start = self._start_of.get(name)
+        if name in self.observation["circles"]:
+            block.put(CENTRE, CIRCLE, CIRCLE_STYLE)
+        elif start is not None:
+            block.put(CENTRE, START, Style(color=seat_style(start).bgcolor, bold=True))
+        if name in self.observation["legal_moves"]:
+            x, y = CENTRE
+            if block.chars[y][x] == " ":
+                block.put(CENTRE, DESTINATION, LEGAL)
+            else:
+                block.paint([CENTRE], LEGAL)
+
+    def _draw_targets(self, block: _Block, name: str) -> None:
+        """Frame the tile in the colour of each seat whose next target it is: the whole frame
+        for one seat, the top and bottom halves when both aim at it."""
+        seats = [seat for seat, target in self.observation["targets"].items() if target == name]
+        halves = [TOP_FRAME + BOTTOM_FRAME] if len(seats) == 1 else [TOP_FRAME, BOTTOM_FRAME]
+        for seat, half in zip(seats, halves, strict=False):
+            block.paint(half, Style(bgcolor=seat_style(seat).bgcolor))
+
+    def pick(self, picked: tuple[str, ...], square: str) -> Pick:
+        """One square, the destination, is a whole move."""
+        return Pick((), square)
+
+    def hint_squares(self, moves: Sequence[str]) -> frozenset[str]:
+        """A move's text is the name of its destination."""
+        names = {cell.name for cell in self._cells}
+        return frozenset(move for move in moves if move in names)

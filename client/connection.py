@@ -1,0 +1,233 @@
+"""One client connection to a Parlour server: requests with their answers, everything else
+as events, and reconnection when the network drops.
+
+The socket is read by one task; answers go to the request that carries their id, and
+the server's own messages (updates, room views, thoughts) queue up as events for the
+client to take one at a time. When the connection drops, the reader says so with
+`Dropped`, dials again with growing pauses, and says `Reconnected` once it has said hello;
+rejoining rooms with their seat tokens is the caller's business.
+"""
+
+import asyncio
+import contextlib
+import dataclasses
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+from urllib.parse import urlsplit, urlunsplit
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.typing import Subprotocol
+
+from parlour import __version__
+from parlour.protocol import MSGPACK, PROTOCOL_VERSION, ClientSession, ProtocolError, codec_for
+from parlour.protocol import messages as m
+
+OPEN_TIMEOUT: Final = 10.0
+ANSWER_TIMEOUT: Final = 15.0
+"""Seconds to wait for an answer, beyond any thinking time the request asks for."""
+RETRY_DELAYS: Final = (0.2, 0.5, 1.0, 2.0, 5.0)
+"""Pauses between attempts to reconnect; the last repeats until the connection is closed."""
+RATE_LIMITED_PAUSE: Final = 0.2
+
+
+class ConnectError(Exception):
+    """The server could not be reached or refused the connection."""
+
+
+class ConnectionLostError(Exception):
+    """The connection dropped before a request was answered."""
+
+
+class RefusedError(Exception):
+    """The server answered a request with an error."""
+
+    def __init__(self, error: m.Error) -> None:
+        super().__init__(error.message)
+        self.code = error.code
+        self.error = error
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """The connection was lost; the client is dialling again."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnected:
+    """The connection is back and has said hello; rooms must be joined again."""
+
+    welcome: m.Welcome
+
+
+Event = m.ServerMessage | Dropped | Reconnected
+
+
+def server_url(text: str) -> str:
+    """The WebSocket address for what a person typed: `host:port`, `ws://host:port`, an
+    `http(s)://` address, with or without the `/ws` path."""
+    text = text.strip()
+    if "://" not in text:
+        text = f"ws://{text}"
+    parts = urlsplit(text)
+    scheme = {"http": "ws", "https": "wss", "ws": "ws", "wss": "wss"}.get(parts.scheme)
+    if scheme is None or not parts.hostname:
+        raise ConnectError(f"{text!r} is not a server address: give host:port or ws://host:port")
+    try:
+        parts.port  # noqa: B018 (raises on a bad port)
+    except ValueError:
+        raise ConnectError(f"{text!r} has a bad port number") from None
+    path = parts.path.rstrip("/")
+    return urlunsplit((scheme, parts.netloc, path if path else "/ws", "", ""))
+
+
+class Connection:
+    """A connection that has said hello, with its reader running."""
+
+    def __init__(self, url: str, name: str, *, retry_delays: Sequence[float] = RETRY_DELAYS):
+        self.url = url
+        self.name = name
+        self.retry_delays = tuple(retry_delays)
+        self.session = ClientSession(codec_for(MSGPACK))
+        self.welcome: m.Welcome | None = None
+        self.events: asyncio.Queue[Event] = asyncio.Queue()
+        self._websocket: ClientConnection | None = None
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, asyncio.Future[m.ServerMessage]] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self._closing = False
+
+    @classmethod
+    async def open(
+        cls, url: str, name: str, *, retry_delays: Sequence[float] = RETRY_DELAYS
+    ) -> "Connection":
+        """Connect, say hello, and start reading; ConnectError if that fails."""
+        connection = cls(url, name, retry_delays=retry_delays)
+        connection.welcome = await connection._dial()
+        connection._reader = asyncio.create_task(connection._read_forever())
+        return connection
+
+    @property
+    def connected(self) -> bool:
+        return self._websocket is not None
+
+    async def request(self, message: m.ClientMessage, wait: float = 0.0) -> m.ServerMessage:
+        """Send `message` and return its answer; RefusedError for an error answer,
+        ConnectionLostError if the connection drops first. `wait` is thinking time the answer
+        may take."""
+        while True:
+            answer = await self._exchange(message, ANSWER_TIMEOUT + wait)
+            if not isinstance(answer, m.Error):
+                return answer
+            if answer.code != "rate_limited":
+                raise RefusedError(answer)
+            await asyncio.sleep(RATE_LIMITED_PAUSE)
+
+    async def close(self) -> None:
+        """Close for good: no more reconnecting."""
+        self._closing = True
+        if self._websocket is not None:
+            await self._websocket.close()
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        self._fail_waiting()
+
+    async def _exchange(self, message: m.ClientMessage, timeout: float) -> m.ServerMessage:
+        websocket = self._websocket
+        if websocket is None:
+            raise ConnectionLostError("not connected to the server just now")
+        request_id = next(self._ids)
+        answer = asyncio.get_running_loop().create_future()
+        self._waiting[request_id] = answer
+        try:
+            await websocket.send(self.session.send(dataclasses.replace(message, id=request_id)))
+            return await asyncio.wait_for(answer, timeout)
+        except ConnectionClosed:
+            raise ConnectionLostError("the connection dropped") from None
+        except TimeoutError:
+            raise ConnectionLostError(f"no answer from the server in {timeout:g} s") from None
+        finally:
+            self._waiting.pop(request_id, None)
+
+    async def _dial(self) -> m.Welcome:
+        """Open the socket and say hello."""
+        try:
+            websocket = await connect(
+                self.url,
+                subprotocols=[Subprotocol(MSGPACK)],
+                open_timeout=OPEN_TIMEOUT,
+                compression=None,
+            )
+        except (OSError, InvalidURI, InvalidHandshake, TimeoutError) as error:
+            raise ConnectError(f"cannot connect to {self.url}: {error}") from None
+        hello = m.Hello(version=PROTOCOL_VERSION, name=self.name, client=f"parlour {__version__}")
+        try:
+            await websocket.send(self.session.send(hello))
+            reply = self.session.receive(await asyncio.wait_for(websocket.recv(), OPEN_TIMEOUT))
+        except (ConnectionClosed, TimeoutError, ProtocolError) as error:
+            await websocket.close()
+            raise ConnectError(f"{self.url} did not greet us: {error}") from None
+        if isinstance(reply, m.Error):
+            await websocket.close()
+            raise ConnectError(f"{self.url} refused us: {reply.message}")
+        if not isinstance(reply, m.Welcome):
+            await websocket.close()
+            raise ConnectError(f"{self.url} answered hello with {reply.TYPE!r}")
+        self._websocket = websocket
+        return reply
+
+    async def _read_forever(self) -> None:
+        while not self._closing:
+            reason = await self._read()
+            self._websocket = None
+            self._fail_waiting()
+            if self._closing:
+                return
+            self.events.put_nowait(Dropped(reason))
+            welcome = await self._redial()
+            self.welcome = welcome
+            self.events.put_nowait(Reconnected(welcome))
+
+    async def _read(self) -> str:
+        """Read frames until the connection drops; why it dropped."""
+        websocket = self._websocket
+        assert websocket is not None
+        try:
+            async for frame in websocket:
+                self._dispatch(frame)
+        except ConnectionClosed:
+            pass
+        if websocket.close_code is None:
+            return "the connection dropped"
+        reason = f": {websocket.close_reason}" if websocket.close_reason else ""
+        return f"the server closed the connection ({websocket.close_code}{reason})"
+
+    def _dispatch(self, frame: str | bytes) -> None:
+        """An answer to whoever waits for it; anything else to the events."""
+        try:
+            message = self.session.receive(frame)
+        except ProtocolError:
+            return
+        answer = self._waiting.get(message.id) if isinstance(message.id, int) else None
+        if answer is not None and not answer.done():
+            answer.set_result(message)
+        else:
+            self.events.put_nowait(message)
+
+    async def _redial(self) -> m.Welcome:
+        for attempt in itertools.count():
+            await asyncio.sleep(self.retry_delays[min(attempt, len(self.retry_delays) - 1)])
+            with contextlib.suppress(ConnectError):
+                return await self._dial()
+        raise AssertionError("unreachable")
+
+    def _fail_waiting(self) -> None:
+        for answer in self._waiting.values():
+            if not answer.done():
+                answer.set_exception(ConnectionLostError("the connection dropped"))

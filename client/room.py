@@ -1,0 +1,189 @@
+"""A room as the client knows it: the last room view, updates applied, and what to say
+about it. Pure: messages in, words out; the app draws them."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from parlour.protocol import messages as m
+
+
+def title(colour: str) -> str:
+    """A colour as a name: `blue` is Blue."""
+    return colour.capitalize()
+
+
+def describe_holder(holder: Mapping[str, Any], *, mine: bool = False) -> str:
+    """Who holds a seat, in a few words."""
+    kind = holder.get("kind")
+    if kind == "human":
+        name = str(holder.get("name", "?"))
+        if mine:
+            name += " (you)"
+        return name if holder.get("connected", True) else f"{name}, disconnected"
+    if kind == "bot":
+        return f"computer, level {holder.get('level')}"
+    if kind == "standin":
+        return f"computer (level {holder.get('level')}) for {holder.get('name')}"
+    return "open"
+
+
+def score_text(scores: Mapping[str, int]) -> str:
+    return "  ".join(f"{title(colour)} {score}" for colour, score in scores.items())
+
+
+@dataclass
+class RoomModel:
+    """One room this connection is in, seated or watching."""
+
+    view: dict[str, Any]
+    ref: str
+    """How this connection names the room to the server: a private room's code, else its id."""
+    seat: str | None = None
+    token: str | None = None
+    host: bool = False
+    code: str | None = None
+    news: str = ""
+    """What just happened, in words: the last move and any passes, or the result."""
+    thinking: dict[str, Any] | None = None
+    """The latest search shown: a bot's thoughts or a suggestion's."""
+    thinking_of: str = ""
+    stale: bool = False
+    """An update was missed: the room should be fetched again."""
+    hints: tuple[str, ...] = field(default=())
+
+    @classmethod
+    def joined(cls, message: m.Joined, ref: str | None = None) -> "RoomModel":
+        """The room just joined; `ref` is what it was joined by (the code, for a guest)."""
+        return cls(
+            message.room,
+            message.code or ref or str(message.room["room"]),
+            seat=message.seat,
+            token=message.token,
+            host=message.host,
+            code=message.code,
+        )
+
+    @classmethod
+    def watching(cls, message: m.Watching, ref: str) -> "RoomModel":
+        return cls(message.room, ref)
+
+    @property
+    def room_id(self) -> str:
+        return str(self.view["room"])
+
+    @property
+    def game(self) -> str:
+        return str(self.view["game"])
+
+    @property
+    def status(self) -> str:
+        return str(self.view["status"])
+
+    @property
+    def version(self) -> int:
+        return int(self.view["version"])
+
+    @property
+    def observation(self) -> dict[str, Any] | None:
+        state = self.view.get("state")
+        return state if isinstance(state, dict) else None
+
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        return list(self.view["seats"])
+
+    @property
+    def to_move(self) -> str | None:
+        observation = self.observation
+        return None if observation is None else observation.get("to_move")
+
+    @property
+    def my_turn(self) -> bool:
+        return self.status == "playing" and self.seat is not None and self.to_move == self.seat
+
+    def holder(self, colour: str | None) -> dict[str, Any]:
+        return next((s["holder"] for s in self.seats if s["colour"] == colour), {"kind": "open"})
+
+    def apply(self, message: m.ServerMessage) -> bool:
+        """Take in a message from the server; whether it was about this room."""
+        match message:
+            case m.Update() if message.room == self.room_id:
+                self._update(message)
+            case m.RoomView() if message.room.get("room") == self.room_id:
+                self._view(message.room)
+            case m.Thinking() if message.room == self.room_id:
+                if message.version == self.version:
+                    self.thinking = message.search
+                    who = "suggestion" if message.of == "suggestion" else title(message.seat)
+                    self.thinking_of = who
+            case m.Suggestion() if message.room == self.room_id:
+                self.thinking, self.thinking_of = message.search, "suggestion"
+            case m.SeatChanged() if message.room == self.room_id:
+                self.seat = None
+                self.news = "Your seat was taken back from another connection: you are watching."
+            case _:
+                return False
+        return True
+
+    def _update(self, update: m.Update) -> None:
+        if update.version <= self.version:
+            return
+        if update.version != self.version + 1:
+            self.stale = True
+        view = dict(self.view)
+        view["version"] = update.version
+        view["moves"] = [*self.view.get("moves", []), update.move]
+        view["state"] = update.state
+        if update.state.get("over"):
+            view["status"] = "finished"
+        self.view = view
+        self.thinking = None
+        self.hints = ()
+        played = f"{title(update.seat)} played {update.move}."
+        passes = " ".join(f"{title(colour)} cannot move and passes." for colour in update.passed)
+        self.news = f"{played} {passes}".strip()
+
+    def _view(self, view: dict[str, Any]) -> None:
+        if view.get("version") != self.version:
+            self.thinking = None
+            self.hints = ()
+        self.view = view
+        self.stale = False
+        you = view.get("you")
+        if you is not None or self.seat is None:
+            self.seat = you
+
+    def status_line(self) -> str:
+        """Whose turn, who is thinking, or the result; with the scores."""
+        observation = self.observation
+        if self.status == "waiting" or observation is None:
+            open_seats = sum(1 for s in self.seats if s["holder"]["kind"] == "open")
+            ask = " Host: fill them with computer players and start." if self.host else ""
+            seats = "seat is" if open_seats == 1 else "seats are"
+            return f"Waiting to start: {open_seats} {seats} open.{ask}"
+        scores = score_text(observation.get("scores", {}))
+        if observation.get("over"):
+            return f"{self.result()}   {scores}"
+        mover = observation.get("to_move")
+        if mover == self.seat:
+            turn = "Your move"
+        elif self.holder(mover)["kind"] in ("bot", "standin"):
+            turn = f"{title(str(mover))} is thinking..."
+        else:
+            turn = f"{title(str(mover))} to move"
+        return f"{turn}   {scores}"
+
+    def result(self) -> str:
+        """The finished game's result, from the viewer's side where seated."""
+        observation = self.observation or {}
+        winners = [str(colour) for colour in observation.get("winners", [])]
+        if not winners or len(winners) == len(self.seats):
+            return "Game over: a draw."
+        if self.seat is not None:
+            if winners == [self.seat]:
+                return "Game over: you win!"
+            if self.seat in winners:
+                return "Game over: you share the win."
+        names = " and ".join(title(colour) for colour in winners)
+        return f"Game over: {names} {'wins' if len(winners) == 1 else 'share the win'}."

@@ -1,0 +1,153 @@
+"""The room screen's pieces: the board, and the seats with the host's controls."""
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Button, Label, ListItem, ListView, Select
+
+from .boards import board_for
+from .boards.base import Board, Marks, Observation, Step
+from .room import RoomModel, describe_holder, title
+
+BLINK_SECONDS = 0.5
+
+
+class BoardView(Widget, can_focus=True):
+    """The board: drawn from the latest observation, clicked or steered with the keys."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "step('up')", "Up", show=False),
+        Binding("down", "step('down')", "Down", show=False),
+        Binding("left", "step('left')", "Left", show=False),
+        Binding("right", "step('right')", "Right", show=False),
+        Binding("enter", "choose", "Play here", show=False),
+        Binding("escape", "clear", "Clear", show=False),
+    ]
+
+    class Chosen(Message):
+        """A square clicked or chosen with Enter."""
+
+        def __init__(self, square: str) -> None:
+            super().__init__()
+            self.square = square
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.board: Board | None = None
+        self.marks = Marks()
+
+    def on_mount(self) -> None:
+        self.set_interval(BLINK_SECONDS, self._blink)
+
+    def show(self, observation: Observation | None, seat: str | None) -> None:
+        """Draw a new observation; the cursor stays, picks and hints go."""
+        self.board = None if observation is None else board_for(observation)
+        self.marks = Marks(cursor=self.marks.cursor, blink=self.marks.blink, seat=seat)
+        self._resize()
+        self.refresh()
+
+    def mark(
+        self, *, hints: Sequence[str] | None = None, picked: tuple[str, ...] | None = None
+    ) -> None:
+        """Light up the squares of these moves, or show the squares picked so far."""
+        if self.board is None:
+            return
+        marks = self.marks
+        if hints is not None:
+            marks = replace(marks, hints=self.board.hint_squares(hints))
+        if picked is not None:
+            marks = replace(marks, picked=picked)
+        self.marks = marks
+        self.refresh()
+
+    def render(self) -> Text:
+        if self.board is None:
+            return Text("The board appears when the game starts.", style="dim")
+        return self.board.render(self.marks)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if self.board is None or offset is None:
+            return
+        square = self.board.cell_at(offset.x, offset.y)
+        if square is not None:
+            self.marks = replace(self.marks, cursor=square)
+            self.post_message(self.Chosen(square))
+
+    def action_step(self, direction: Step) -> None:
+        if self.board is not None:
+            self.marks = replace(self.marks, cursor=self.board.step(self.marks.cursor, direction))
+            self.refresh()
+
+    def action_choose(self) -> None:
+        if self.marks.cursor is not None:
+            self.post_message(self.Chosen(self.marks.cursor))
+
+    def action_clear(self) -> None:
+        self.mark(hints=(), picked=())
+
+    def _blink(self) -> None:
+        self.marks = replace(self.marks, blink=not self.marks.blink)
+        self.refresh()
+
+    def _resize(self) -> None:
+        if self.board is not None:
+            width, height = self.board.size()
+            self.styles.width = width
+            self.styles.height = height
+
+
+class SeatsPanel(Vertical):
+    """Who holds each seat; for the host of a waiting room, computer players and Start."""
+
+    class SeatClicked(Message):
+        def __init__(self, colour: str) -> None:
+            super().__init__()
+            self.colour = colour
+
+    def __init__(self, levels: Sequence[str], level: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.levels = list(levels)
+        self.level = level
+
+    def compose(self) -> ComposeResult:
+        yield Label("Seats", classes="heading")
+        yield ListView(id="seat-list")
+        with Horizontal(id="host-controls"):
+            yield Select(
+                [(f"level {level}", level) for level in self.levels],
+                value=self.level,
+                allow_blank=False,
+                id="level",
+            )
+            yield Button("Fill", id="fill", tooltip="computer players in the open seats")
+            yield Button("Start", id="start", variant="success")
+
+    def show(self, room: RoomModel) -> None:
+        """Redraw the seats and show the host's controls while the room waits."""
+        seats = self.query_one("#seat-list", ListView)
+        seats.clear()
+        for seat in room.seats:
+            colour = seat["colour"]
+            mover = "▶ " if room.to_move == colour and room.status == "playing" else "  "
+            holder = describe_holder(seat["holder"], mine=colour == room.seat)
+            item = ListItem(Label(f"{mover}{title(colour)}: {holder}"), name=colour)
+            seats.append(item)
+        controls = self.query_one("#host-controls")
+        controls.display = room.host and room.status == "waiting"
+
+    def on_list_view_selected(self, event: ListView.Selected) -> None:
+        if event.item.name is not None:
+            self.post_message(self.SeatClicked(event.item.name))
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str):
+            self.level = event.value

@@ -1,0 +1,135 @@
+"""`parlour play`, `host` and `join`: set up a seat in a room, then run the terminal client.
+
+`play` starts a private server in this process on a free loopback port, so one command
+gives a game against the computer. The room is set up before the client takes over the
+screen, so `host` can print the room code and the command friends join with.
+"""
+
+import argparse
+import asyncio
+import contextlib
+import getpass
+from collections.abc import AsyncIterator
+from typing import Any
+
+from parlour.client.app import ParlourApp
+from parlour.client.connection import ConnectError, Connection, ConnectionLostError, RefusedError
+from parlour.client.room import RoomModel
+from parlour.protocol import messages as m
+from parlour.rules import get_game
+from parlour.rules.options import parse_options
+
+
+class SetupError(Exception):
+    """The room could not be set up as asked; printed as one line."""
+
+
+def player_name(given: str | None) -> str:
+    """The name others see: the one given, else the login name."""
+    name = given
+    if name is None:
+        with contextlib.suppress(Exception):
+            name = getpass.getuser()
+    name = (name or "player").strip()[:32]
+    return name or "player"
+
+
+def room_options(args: argparse.Namespace) -> tuple[dict[str, Any], int | None]:
+    """The game options and board number from the command line, checked by the rules."""
+    game = get_game(args.game)
+    options = parse_options(game.option_specs, args.option)
+    return dict(options), args.board
+
+
+async def _ask(connection: Connection, message: m.ClientMessage) -> m.ServerMessage:
+    try:
+        return await connection.request(message)
+    except (RefusedError, ConnectionLostError) as error:
+        raise SetupError(str(error)) from None
+
+
+async def create_room(
+    connection: Connection, args: argparse.Namespace, *, public: bool
+) -> RoomModel:
+    """A new room with this player in the chosen seat (or the first)."""
+    options, board = room_options(args)
+    seat = args.seat or get_game(args.game).seats[0]
+    request = m.CreateRoom(game=args.game, options=options, board=board, public=public, seat=seat)
+    answer = await _ask(connection, request)
+    assert isinstance(answer, m.Joined)
+    return RoomModel.joined(answer)
+
+
+async def enter_room(connection: Connection, args: argparse.Namespace) -> RoomModel:
+    """Into the room named by its code: a seat, or watching."""
+    if args.watch:
+        watching = await _ask(connection, m.Spectate(room=args.code))
+        assert isinstance(watching, m.Watching)
+        return RoomModel.watching(watching, args.code)
+    joined = await _ask(connection, m.Join(room=args.code, seat=args.seat))
+    assert isinstance(joined, m.Joined)
+    return RoomModel.joined(joined, args.code)
+
+
+def default_level(connection: Connection, game: str) -> str | None:
+    """The middle one of the game's computer levels, as the server lists them."""
+    games = connection.welcome.games if connection.welcome is not None else []
+    levels: list[Any] = next((g["levels"] for g in games if g.get("name") == game), [])
+    return str(levels[len(levels) // 2]) if levels else None
+
+
+@contextlib.asynccontextmanager
+async def connected(url: str, name: str) -> AsyncIterator[Connection]:
+    try:
+        connection = await Connection.open(url, name)
+    except ConnectError as error:
+        raise SetupError(str(error)) from None
+    try:
+        yield connection
+    finally:
+        await connection.close()
+
+
+async def play(args: argparse.Namespace) -> None:
+    """A private game against computer players on a server of our own."""
+    from parlour.server import ServerConfig, running_server  # noqa: PLC0415
+    from parlour.server.serve import addresses  # noqa: PLC0415
+
+    room_options(args)
+    config = ServerConfig(host="127.0.0.1", port=0, bot_pause=args.bot_pause)
+    async with running_server(config) as server:
+        url = addresses("127.0.0.1", server.port)[0]
+        async with connected(url, player_name(args.name)) as connection:
+            room = await create_room(connection, args, public=False)
+            level = args.bots or default_level(connection, args.game)
+            await _ask(connection, m.FillBots(room=room.ref, level=level))
+            await _ask(connection, m.Start(room=room.ref))
+            await ParlourApp(connection, room).run_async()
+
+
+async def host(args: argparse.Namespace) -> None:
+    """A room on a running server for friends to join."""
+    async with connected(args.server, player_name(args.name)) as connection:
+        room = await create_room(connection, args, public=args.public)
+        join = f"parlour join {room.ref} --server {args.server}"
+        print(f"Room {room.ref} ({'public' if args.public else 'private'}) is open.")
+        print(f"Friends join with:  {join}", flush=True)
+        await ParlourApp(connection, room).run_async()
+        print(f"Friends joined with:  {join}")
+
+
+async def join(args: argparse.Namespace) -> None:
+    """A seat or a view of a room by its code, or the lobby of public rooms."""
+    async with connected(args.server, player_name(args.name)) as connection:
+        room = None if args.code is None else await enter_room(connection, args)
+        await ParlourApp(connection, room).run_async()
+
+
+def run(command: str, args: argparse.Namespace) -> int:
+    """Run one of the client commands to the end."""
+    job = {"play": play, "host": host, "join": join}[command]
+    try:
+        asyncio.run(job(args))
+    except KeyboardInterrupt:
+        return 130
+    return 0

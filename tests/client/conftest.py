@@ -1,0 +1,20 @@
+"""A real server on a free loopback port, and its address, for the client's tests."""
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from parlour.server import ParlourServer, ServerConfig, running_server
+from parlour.server.serve import addresses
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[ParlourServer]:
+    config = ServerConfig(host="127.0.0.1", port=0, tick_interval=0.05, bot_workers=1)
+    async with running_server(config) as running:
+        yield running
+
+
+@pytest.fixture
+def url(server: ParlourServer) -> str:
+    return addresses("127.0.0.1", server.port)[0]

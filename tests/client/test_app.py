@@ -1,0 +1,229 @@
+"""The terminal client driven by Textual's pilot against a real server on port 0."""
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from parlour.client.app import LobbyScreen, ParlourApp, RoomScreen
+from parlour.client.boards.base import Board
+from parlour.client.connection import Connection
+from parlour.client.room import RoomModel
+from parlour.client.widgets import BoardView
+from parlour.protocol import messages as m
+
+SCREEN = (140, 45)
+WAIT = 15.0
+
+
+@pytest.fixture
+async def connection(url: str) -> AsyncIterator[Connection]:
+    opened = await Connection.open(url, "ann", retry_delays=(0.05,))
+    yield opened
+    await opened.close()
+
+
+async def until(pilot: Pilot[None], done: Callable[[], bool], what: str) -> None:
+    """Let the app run until `done`, or fail saying `what` never happened."""
+    for _ in range(int(WAIT / 0.05)):
+        if done():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"timed out waiting until {what}")
+
+
+async def seated(
+    connection: Connection, game: str, seat: str, *, board: int = 1, bots: str | None = None
+) -> RoomModel:
+    """A room of `game` with this connection in `seat`; with `bots`, started against them."""
+    joined = await connection.request(m.CreateRoom(game=game, seat=seat, board=board))
+    assert isinstance(joined, m.Joined)
+    room = RoomModel.joined(joined)
+    if bots is not None:
+        await connection.request(m.FillBots(room=room.ref, level=bots))
+        await connection.request(m.Start(room=room.ref))
+        view = await connection.request(m.GetRoom(room=room.ref))
+        assert isinstance(view, m.RoomView)
+        room.apply(view)
+    return room
+
+
+def screen_of(app: ParlourApp) -> RoomScreen:
+    screen = app.screen
+    assert isinstance(screen, RoomScreen)
+    return screen
+
+
+def board_of(app: ParlourApp) -> Board:
+    board = screen_of(app).query_one(BoardView).board
+    assert board is not None
+    return board
+
+
+async def click_square(pilot: Pilot[None], app: ParlourApp, square: str) -> None:
+    cell = next(cell for cell in board_of(app).cells if cell.name == square)
+    view = screen_of(app).query_one(BoardView)
+    assert await pilot.click(view, offset=(cell.x + cell.width // 2, cell.y))
+
+
+def status_text(app: ParlourApp) -> str:
+    return str(screen_of(app).query_one("#status", Static).render())
+
+
+async def room_view(connection: Connection, room: RoomModel) -> dict[str, Any]:
+    view = await connection.request(m.GetRoom(room=room.ref))
+    assert isinstance(view, m.RoomView)
+    return view.room
+
+
+async def test_a_click_on_a_legal_square_plays_it(connection: Connection) -> None:
+    room = await seated(connection, "othello", "black", bots="easy")
+    legal = room.observation["legal_moves"] if room.observation else []
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        await click_square(pilot, app, legal[0])
+        await until(pilot, lambda: screen_of(app).room.version >= 1, "the move came back")
+        assert screen_of(app).room.view["moves"][0] == legal[0]
+    assert (await room_view(connection, room))["moves"][0] == legal[0]
+
+
+async def test_an_illegal_click_shows_the_servers_error_and_changes_nothing(
+    connection: Connection,
+) -> None:
+    room = await seated(connection, "othello", "black", bots="easy")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        await click_square(pilot, app, "a1")
+        refused = "a1 is not a legal move for black"
+        await until(pilot, lambda: refused in status_text(app), "the error showed")
+        assert screen_of(app).room.version == 0
+    assert (await room_view(connection, room))["moves"] == []
+
+
+async def test_p_highlights_exactly_the_legal_moves(connection: Connection) -> None:
+    room = await seated(connection, "tribolo", "blue", bots="easy")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        await until(pilot, lambda: screen_of(app).room.my_turn, "it was our turn")
+        legal = set(screen_of(app).room.observation["legal_moves"])  # type: ignore[index]
+        await pilot.press("p")
+        view = screen_of(app).query_one(BoardView)
+        await until(pilot, lambda: bool(view.marks.hints), "the hints showed")
+        assert view.marks.hints == legal
+
+
+@pytest.mark.parametrize(
+    ("game", "seat"),
+    [
+        ("tribolo", "blue"),
+        ("numlo", "red"),
+        ("doublolo", "red"),
+        ("othello", "white"),
+        ("tripppin", "grey"),
+        ("oubliette", "green"),
+    ],
+)
+async def test_every_games_board_is_drawn_with_its_pieces(
+    connection: Connection, game: str, seat: str
+) -> None:
+    room = await seated(connection, game, seat, bots=None)
+    await connection.request(m.FillBots(room=room.ref))
+    await connection.request(m.Start(room=room.ref))
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        await until(pilot, lambda: screen_of(app).room.observation is not None, "it started")
+        await pilot.pause(0.1)
+        observation = screen_of(app).room.observation
+        assert observation is not None
+        board = board_of(app)
+        picture = board.render(screen_of(app).query_one(BoardView).marks).plain.splitlines()
+        shown = app.screen.query_one(BoardView).render().plain.splitlines()
+        assert shown[: len(picture)] == picture
+        for colour, squares in pieces_of(observation).items():
+            for square in squares:
+                cell = next(cell for cell in board.cells if cell.name == square)
+                drawn = picture[cell.y][cell.x : cell.x + cell.width]
+                assert drawn.strip(), f"{colour} piece at {square} not drawn"
+
+
+def pieces_of(observation: dict[str, Any]) -> dict[str, list[str]]:
+    """Each seat's squares, read from the observation the way protocol.md describes it."""
+    pieces = observation.get("pieces")
+    if isinstance(pieces, dict):
+        return {colour: [s] if isinstance(s, str) else list(s) for colour, s in pieces.items()}
+    letters = observation["letters"]
+    found: dict[str, list[str]] = {colour: [] for colour in letters}
+    for row, line in enumerate(observation["board"]):
+        for col, mark in enumerate(line):
+            for colour, letter in letters.items():
+                if mark == letter:
+                    found[colour].append(f"{chr(ord('a') + col)}{row + 1}")
+    return found
+
+
+async def test_a_dropped_connection_reconnects_to_the_same_seat(connection: Connection) -> None:
+    room = await seated(connection, "tribolo", "red", bots="easy")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        websocket = connection._websocket
+        assert websocket is not None
+        websocket.transport.abort()
+        await until(pilot, lambda: "Reconnected" in status_text(app), "it reconnected")
+        assert "Red" in status_text(app)
+        assert screen_of(app).room.seat == "red"
+        assert screen_of(app).room.token == room.token
+    view = await room_view(connection, room)
+    red = next(seat for seat in view["seats"] if seat["colour"] == "red")
+    assert red["holder"] == {"kind": "human", "name": "ann", "connected": True}
+
+
+async def test_the_host_fills_open_seats_with_computers_and_starts(
+    connection: Connection,
+) -> None:
+    room = await seated(connection, "othello", "black")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        assert "Waiting to start" in status_text(app)
+        await pilot.click("#fill")
+        await until(
+            pilot,
+            lambda: screen_of(app).room.holder("white")["kind"] == "bot",
+            "the open seat took a computer player",
+        )
+        await pilot.click("#start")
+        await until(pilot, lambda: screen_of(app).room.status == "playing", "the game began")
+        assert "Your move" in status_text(app)
+
+
+async def test_the_lobby_lists_public_rooms_and_joins_one(
+    connection: Connection, url: str
+) -> None:
+    other = await Connection.open(url, "bob")
+    try:
+        hosted = await other.request(m.CreateRoom(game="tribolo", seat="blue", public=True))
+        assert isinstance(hosted, m.Joined)
+        app = ParlourApp(connection)
+        async with app.run_test(size=SCREEN) as pilot:
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await until(pilot, lambda: bool(lobby.rooms), "the rooms were listed")
+            assert [room["room"] for room in lobby.rooms] == [hosted.room["room"]]
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, RoomScreen), "it joined")
+            assert screen_of(app).room.seat == "red"
+    finally:
+        await other.close()
+
+
+async def test_watching_the_computer_think(connection: Connection) -> None:
+    room = await seated(connection, "othello", "white", bots="hard")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        await pilot.press("t")
+        await until(pilot, lambda: screen_of(app).show_thinking, "thinking was shown")
+        await until(pilot, lambda: screen_of(app).room.thinking is not None, "a thought arrived")
+        assert screen_of(app).room.thinking_of == "Black"
+        await asyncio.sleep(0)
