@@ -17,7 +17,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Label, RichLog, S
 from parlour.protocol import messages as m
 
 from .connection import Connection, ConnectionLostError, Dropped, Event, Reconnected, RefusedError
-from .room import RoomModel, title
+from .room import RoomModel, middle_level, title
 from .widgets import BoardView, SeatsPanel
 
 SUGGEST_MS = 2000
@@ -62,10 +62,12 @@ class RoomScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, connection: Connection, room: RoomModel) -> None:
+    def __init__(self, connection: Connection, room: RoomModel, invite: str = "") -> None:
         super().__init__()
         self.connection = connection
         self.room = room
+        self.invite = invite
+        """The command friends join with, shown to the host."""
         self.picked: tuple[str, ...] = ()
         self.show_thinking = False
         self.flash = ""
@@ -86,7 +88,7 @@ class RoomScreen(Screen[None]):
             yield BoardView(id="board")
             with Vertical(id="side"):
                 levels = self.levels
-                yield SeatsPanel(levels, levels[len(levels) // 2], id="seats")
+                yield SeatsPanel(levels, middle_level(levels), id="seats")
                 yield Label("", id="invite")
                 yield Static("", id="thoughts")
                 yield RichLog(id="log", max_lines=200, wrap=True)
@@ -97,9 +99,8 @@ class RoomScreen(Screen[None]):
         self.composed = True
         self.redraw(board=True)
         self.query_one(BoardView).focus()
-        if self.room.code:
-            command = f"parlour join {self.room.code} --server {self.connection.url}"
-            self.query_one("#invite", Label).update(f"Friends join with:\n{command}")
+        if self.invite:
+            self.query_one("#invite", Label).update(f"Friends join with:\n{self.invite}")
 
     def redraw(self, *, board: bool) -> None:
         """Show the room as it now is; before the screen is up, mounting will."""
@@ -375,16 +376,19 @@ class ParlourApp(App[None]):
     .heading { text-style: bold; }
     """
 
-    def __init__(self, connection: Connection, room: RoomModel | None = None) -> None:
+    def __init__(
+        self, connection: Connection, room: RoomModel | None = None, *, invite: str = ""
+    ) -> None:
         super().__init__()
         self.title = "Parlour"
         self.connection = connection
         self.start_room = room
+        self.invite = invite
         self.sound = True
 
     def on_mount(self) -> None:
         if self.start_room is not None:
-            self.push_screen(RoomScreen(self.connection, self.start_room))
+            self.push_screen(RoomScreen(self.connection, self.start_room, self.invite))
         else:
             self.push_screen(LobbyScreen(self.connection))
         self.run_worker(self._listen(), group="connection", exclusive=True)

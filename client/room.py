@@ -1,7 +1,7 @@
 """A room as the client knows it: the last room view, updates applied, and what to say
 about it. Pure: messages in, words out; the app draws them."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,11 @@ def describe_holder(holder: Mapping[str, Any], *, mine: bool = False) -> str:
     if kind == "standin":
         return f"computer (level {holder.get('level')}) for {holder.get('name')}"
     return "open"
+
+
+def middle_level(levels: Sequence[str]) -> str:
+    """The level offered first: a middling one, neither the weakest nor the strongest."""
+    return levels[(len(levels) - 1) // 2]
 
 
 def score_text(scores: Mapping[str, int]) -> str:

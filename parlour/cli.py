@@ -49,9 +49,12 @@ def _board_choice(game: Game[Any], board: str) -> tuple[int, list[str]]:
 
 
 def _games(args: argparse.Namespace) -> int:
-    """List the games, their seats and options."""
+    """List the games, their seats, computer levels and options."""
+    from parlour.bots import levels_for  # noqa: PLC0415 (only `games` needs the bots)
+
     for game in GAMES.values():
         print(f"{game.name}: {game.title}, seats {', '.join(game.seats)}")
+        print(f"  computer levels: {', '.join(levels_for(game.name))} (weakest first)")
         for spec in game.option_specs:
             if isinstance(spec, ChoiceOption):
                 bounds = "|".join(spec.choices)

@@ -12,9 +12,10 @@ import getpass
 from collections.abc import AsyncIterator
 from typing import Any
 
+from parlour.bots import levels_for
 from parlour.client.app import ParlourApp
 from parlour.client.connection import ConnectError, Connection, ConnectionLostError, RefusedError
-from parlour.client.room import RoomModel
+from parlour.client.room import RoomModel, middle_level
 from parlour.protocol import messages as m
 from parlour.rules import get_game
 from parlour.rules.options import parse_options
@@ -35,9 +36,15 @@ def player_name(given: str | None) -> str:
 
 
 def room_options(args: argparse.Namespace) -> tuple[dict[str, Any], int | None]:
-    """The game options and board number from the command line, checked by the rules."""
+    """The game options and board number from the command line, checked by the rules,
+    with the seat and computer level asked for."""
     game = get_game(args.game)
     options = parse_options(game.option_specs, args.option)
+    if args.seat is not None and args.seat not in game.seats:
+        raise SetupError(f"{game.title} has no seat {args.seat!r}: {', '.join(game.seats)}")
+    levels = levels_for(game.name)
+    if getattr(args, "bots", None) is not None and args.bots not in levels:
+        raise SetupError(f"{game.title} has no level {args.bots!r}: {', '.join(levels)}")
     return dict(options), args.board
 
 
@@ -72,10 +79,10 @@ async def enter_room(connection: Connection, args: argparse.Namespace) -> RoomMo
 
 
 def default_level(connection: Connection, game: str) -> str | None:
-    """The middle one of the game's computer levels, as the server lists them."""
+    """A middling one of the game's computer levels, as the server lists them."""
     games = connection.welcome.games if connection.welcome is not None else []
     levels: list[Any] = next((g["levels"] for g in games if g.get("name") == game), [])
-    return str(levels[len(levels) // 2]) if levels else None
+    return middle_level([str(level) for level in levels]) if levels else None
 
 
 @contextlib.asynccontextmanager
@@ -114,7 +121,7 @@ async def host(args: argparse.Namespace) -> None:
         join = f"parlour join {room.ref} --server {args.server}"
         print(f"Room {room.ref} ({'public' if args.public else 'private'}) is open.")
         print(f"Friends join with:  {join}", flush=True)
-        await ParlourApp(connection, room).run_async()
+        await ParlourApp(connection, room, invite=join).run_async()
         print(f"Friends joined with:  {join}")
 
 

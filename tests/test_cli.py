@@ -67,6 +67,8 @@ def test_games_lists_every_game_and_option(capsys: pytest.CaptureFixture[str]) -
         assert f"{game.name}: {game.title}" in out
     assert "valued=24  (0..676)" in out
     assert "first=random  (random|red|white)" in out
+    assert "computer levels: easy, medium, hard, expert (weakest first)" in out
+    assert "computer levels: 1, 2, 3, 4, 5, 6, 7, 8, 9, perfect (weakest first)" in out
 
 
 def test_perft_counts_abalone_moves_on_a_named_board(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,8 +2,9 @@
 their compass positions round the centre, which holds a piece, a circle or a start mark.
 
 On the tile of the player to move, the directions that player may take (the observation's
-`directions`, which the opponent's tile allows) are drawn bright at their positions. Each
-piece's next target is framed in the seat's colour while `Marks.blink` is on.
+`directions`, which the opponent's tile allows) are drawn bright at their positions, and
+listed below the board. Each piece's next target is framed in the seat's colour while
+`Marks.blink` is on.
 """
 
 from collections.abc import Iterable, Sequence
@@ -130,7 +131,20 @@ class TripppinBoard(Board):
                 for block in blocks:
                     for run, style in block.line(y):
                         text.append(run, style)
+        text.append(self._legend())
         return text
+
+    def _legend(self) -> Text:
+        """Below the board: which ways the player to move may go, and whose tile says so."""
+        mover = self.observation["to_move"]
+        if mover is None:
+            return Text()
+        other = next(seat for seat in self.observation["pieces"] if seat != mover)
+        arrows = " ".join(ARROWS[direction] for direction in self.observation["directions"])
+        legend = Text(f"\n{mover.capitalize()} may go ")
+        legend.append(arrows or "nowhere", OPEN_DIRECTION)
+        legend.append(f"  (the arrows under {other.capitalize()})", LABEL)
+        return legend
 
     def _block(self, row: int, col: int, marks: Marks) -> _Block:
         """One tile with everything on it, highlights last."""

@@ -6,13 +6,13 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import ListItem, Select, Static
 
 from parlour.client.app import LobbyScreen, ParlourApp, RoomScreen
 from parlour.client.boards.base import Board
 from parlour.client.connection import Connection
 from parlour.client.room import RoomModel
-from parlour.client.widgets import BoardView
+from parlour.client.widgets import BoardView, SeatsPanel
 from parlour.protocol import messages as m
 
 SCREEN = (140, 45)
@@ -227,3 +227,48 @@ async def test_watching_the_computer_think(connection: Connection) -> None:
         await until(pilot, lambda: screen_of(app).room.thinking is not None, "a thought arrived")
         assert screen_of(app).room.thinking_of == "Black"
         await asyncio.sleep(0)
+
+
+async def test_s_suggests_a_legal_move_and_shows_the_search(connection: Connection) -> None:
+    room = await seated(connection, "othello", "black", bots="easy")
+    legal = set(room.observation["legal_moves"])  # type: ignore[index]
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        await pilot.press("s")
+        await until(pilot, lambda: "Suggested:" in status_text(app), "the suggestion came")
+        suggested = status_text(app).split("Suggested: ")[1].split()[0]
+        assert suggested in legal
+        assert screen_of(app).query_one(BoardView).marks.hints == {suggested}
+        thoughts = str(screen_of(app).query_one("#thoughts", Static).render())
+        assert thoughts.startswith(f"suggestion: {suggested}")
+        assert "plies deep" in thoughts
+
+
+async def test_b_lights_the_best_moves_the_server_gives(connection: Connection) -> None:
+    room = await seated(connection, "tribolo", "blue", bots="easy")
+    answer = await connection.request(m.Hint(room=room.ref, kind="best"))
+    assert isinstance(answer, m.HintReply)
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        await pilot.press("b")
+        view = screen_of(app).query_one(BoardView)
+        await until(pilot, lambda: bool(view.marks.hints), "the hint showed")
+        assert view.marks.hints == set(answer.moves)
+
+
+async def test_the_host_sets_one_open_seat_to_a_computer_player(
+    connection: Connection,
+) -> None:
+    room = await seated(connection, "tribolo", "blue")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: len(screen.query(ListItem)) == 3, "the seats showed")
+        screen.query_one("#level", Select).value = "expert"
+        await until(pilot, lambda: screen.query_one(SeatsPanel).level == "expert", "chosen")
+        await pilot.click("#seat-list ListItem:last-of-type")
+        await until(
+            pilot, lambda: screen.room.holder("green")["kind"] == "bot", "green took a bot"
+        )
+        assert screen.room.holder("green") == {"kind": "bot", "level": "expert"}
+        assert screen.room.holder("red") == {"kind": "open"}

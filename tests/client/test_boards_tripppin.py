@@ -154,7 +154,7 @@ def test_pieces_stand_at_their_squares_in_their_colours() -> None:
             background = tile_style(drawn, cell, CENTRE).bgcolor
             assert tile_style(drawn, cell, (1, 1)).bgcolor == background
             assert tile_style(drawn, cell, (3, 1)).bgcolor == background
-        body = "".join(line[2:] for line in drawn.plain[1:])
+        body = "".join(line[2:] for line in drawn.plain[1 : 1 + 3 * 8])
         assert body.count("B") == body.count("G") == 1
         colours = {piece_background(drawn, board, seat) for seat in observation["seats"]}
         assert len(colours) == 2
@@ -255,7 +255,8 @@ def test_last_move_is_underlined() -> None:
 def test_cell_at_finds_a_tile_on_any_of_its_rows_and_nothing_else() -> None:
     board = TripppinBoard(observe())
     width, height = board.size()
-    assert (width, height) == (2 + 5 * 8, 1 + 3 * 8)
+    assert height == 1 + 3 * 8 + 1
+    assert width >= 2 + 5 * 8
     covered = set()
     for cell in board.cells:
         for x, y in tile_area(cell):
@@ -271,7 +272,16 @@ def test_every_line_is_as_wide_as_the_board() -> None:
     board = TripppinBoard(observe())
     width, _ = board.size()
     lines = board.render(Marks()).split("\n")
-    assert {line.cell_len for line in lines[1:]} == {width}
+    assert {line.cell_len for line in lines[1:-1]} == {2 + 5 * 8}
+    assert max(line.cell_len for line in lines) == width
+
+
+def test_the_ways_the_mover_may_go_are_listed_below_the_board() -> None:
+    observation = observe()
+    arrows = " ".join(ARROWS[direction][1] for direction in observation["directions"])
+    last = TripppinBoard(observation).render(Marks()).plain.splitlines()[-1]
+    mover = observation["to_move"].capitalize()
+    assert last.startswith(f"{mover} may go {arrows}  (the arrows under")
 
 
 def test_step_goes_to_the_neighbour_and_stops_at_edges() -> None:

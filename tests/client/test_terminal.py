@@ -1,0 +1,89 @@
+"""`parlour play tribolo` in a real terminal: tmux runs it, and its screen is read back."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+WAIT = 60.0
+"""Seconds for the server, its bot workers and the client to come up on a busy machine."""
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+class Tmux:
+    """A private tmux server with one window of a given size."""
+
+    def __init__(self) -> None:
+        self.socket = f"parlour-test-{uuid.uuid4().hex[:8]}"
+        self.env = {**os.environ, "TERM": "xterm-256color"}
+
+    def run(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-L", self.socket, *args],
+            capture_output=True,
+            text=True,
+            env=self.env,
+            check=True,
+            timeout=10,
+        )
+        return done.stdout
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p", "-t", "play")
+
+    def wait_for(self, pattern: str) -> str:
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            shown = self.screen()
+            if re.search(pattern, shown):
+                return shown
+            time.sleep(0.25)
+        raise AssertionError(f"{pattern!r} never showed; the screen:\n{self.screen()}")
+
+
+@pytest.fixture
+def tmux() -> Iterator[Tmux]:
+    terminal = Tmux()
+    try:
+        yield terminal
+    finally:
+        subprocess.run(
+            ["tmux", "-L", terminal.socket, "kill-server"], capture_output=True, check=False
+        )
+
+
+def test_parlour_play_tribolo_draws_a_board_in_a_terminal(tmux: Tmux) -> None:
+    command = f"{sys.executable} -m parlour play tribolo --name ann --bot-pause 0"
+    tmux.run("new-session", "-d", "-s", "play", "-x", "150", "-y", "45", command)
+    shown = tmux.wait_for(r"Your move")
+    lines = shown.splitlines()
+    top = next(i for i, line in enumerate(lines) if re.match(r"\s+a  b  c  d  e  f  g", line))
+    first = lines[top].index("a") - 1
+    squares = [
+        [line[first + 3 * col : first + 3 * col + 3] for col in range(16)]
+        for line in lines[top + 1 : top + 12]
+    ]
+    numbers = [line[:first].strip() for line in lines[top + 1 : top + 12]]
+    assert numbers == [str(row) for row in range(1, 12)], shown
+    drawn = [square.strip() for row in squares for square in row]
+    assert set(drawn) <= {"·", "░░░", "B", "R", "G"}, shown
+    for letter in "BRG":
+        assert letter in drawn
+    assert "Blue: ann (you)" in shown
+    assert re.search(r"Blue \d+\s+Red \d+\s+Green \d+", shown)
+    tmux.run("send-keys", "-t", "play", "q")
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        try:
+            tmux.screen()
+        except subprocess.CalledProcessError:
+            return
+        time.sleep(0.25)
+    raise AssertionError("Q did not quit")
