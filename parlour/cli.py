@@ -68,6 +68,7 @@ def _serve(args: argparse.Namespace) -> int:
     """Run the game server until SIGTERM or SIGINT."""
     from parlour.server import ServerConfig  # noqa: PLC0415 (only `serve` needs the server)
     from parlour.server.serve import data_directory, serve  # noqa: PLC0415
+    from parlour.server.store import StoreError  # noqa: PLC0415
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)  # a line per request is noise
@@ -80,6 +81,8 @@ def _serve(args: argparse.Namespace) -> int:
     )
     try:
         asyncio.run(serve(config))
+    except StoreError as error:
+        raise CommandError(str(error)) from None
     except OSError as error:
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {error}") from None
     return 0

@@ -36,8 +36,11 @@ from parlour.protocol.wire import Frame
 
 from .lobby import BotTurn, Limits, Lobby, Outbox, SuggestionAsked
 from .metrics import Metrics
+from .records import RecordError, restore_room, room_record
 from .room import ConnId, Status
 from .routes import http_router
+from .store import FILE_NAME as STORE_FILE
+from .store import Store
 from .workers import BotWorkers, Report, SearchError, Think
 
 log = logging.getLogger("parlour.server")
@@ -93,6 +96,7 @@ class ParlourServer:
         self._workers: BotWorkers | None = None
         self._server: Server | None = None
         self._closing = False
+        self.store: Store | None = None
 
     @property
     def port(self) -> int:
@@ -102,8 +106,14 @@ class ParlourServer:
         return port
 
     async def start(self) -> None:
-        """Start the bot workers and listen."""
+        """Take back the rooms stored in the data directory, start the bot workers, listen.
+
+        StoreError if the data directory holds a database this server cannot use.
+        """
         config = self.config
+        if config.data_dir is not None:
+            self.store = Store(config.data_dir / STORE_FILE)
+            self._restore(self.store)
         self._workers = BotWorkers(
             config.bot_workers, config.think, config.bot_grace, self.metrics
         )
@@ -112,8 +122,39 @@ class ParlourServer:
             self._server = await self._listen()
         except BaseException:
             await self._workers.close()
+            if self.store is not None:
+                self.store.close()
             raise
         self._spawn(self._tick_forever())
+
+    def _restore(self, store: Store) -> None:
+        """Rooms as they were stored; one that cannot be rebuilt is logged and left out."""
+        now = time.monotonic()
+        rooms = []
+        for stored in store.load():
+            try:
+                if stored.record is None:
+                    raise RecordError(stored.problem or "no record")
+                rooms.append(restore_room(stored.record, now))
+            except RecordError as error:
+                log.error("room %s not restored: %s", stored.room_id, error)
+                self.metrics.rooms_not_restored.inc()
+        self.lobby.restore(rooms)
+        if rooms:
+            log.info("restored %d room(s) from %s", len(rooms), store.path)
+
+    def _save(self) -> None:
+        """Store every room the lobby changed, before anyone is told of the change."""
+        if self.store is None:
+            return
+        rooms, closed = self.lobby.take_unsaved()
+        if not rooms and not closed:
+            return
+        try:
+            self.store.save([room_record(room) for room in rooms], closed)
+        except Exception:
+            log.exception("could not store %d room(s); they go on in memory", len(rooms))
+            self.metrics.store_failures.inc()
 
     async def _listen(self) -> Server:
         return await serve(
@@ -150,6 +191,10 @@ class ParlourServer:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._workers is not None:
             await self._workers.close()
+        if self.store is not None:
+            self._save()
+            self.store.close()
+            self.store = None
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run `work` in the background, kept until it ends and cancelled on close."""
@@ -211,6 +256,7 @@ class ParlourServer:
 
         A message sent to several connections is encoded once for each codec among them.
         """
+        self._save()
         frames: dict[tuple[int, str], Frame] = {}
         for conn, message in outbox:
             entry = self.connections.get(conn)

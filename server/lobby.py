@@ -80,10 +80,14 @@ class Lobby:
     entered: dict[ConnId, set[str]] = field(default_factory=dict)
     """The rooms each connection has come into: all a disconnect need look at."""
     _changed: set[str] = field(default_factory=set, repr=False)
+    """Rooms announced since `bot_turns` last looked: only these can have a new bot turn."""
+    _unsaved: set[str] = field(default_factory=set, repr=False)
+    """Rooms changed since `take_unsaved` last looked: what must be stored before anyone
+    is told."""
+    _closed: set[str] = field(default_factory=set, repr=False)
     _asked: list[SuggestionAsked] = field(default_factory=list, repr=False)
     suggesting: set[ConnId] = field(default_factory=set)
     """Connections with a suggestion being searched: one each at a time."""
-    """Rooms announced since `bot_turns` last looked: only these can have a new bot turn."""
 
     def handle(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
         """Act on one valid request; a refusal is an `error` to the sender and changes nothing."""
@@ -208,9 +212,8 @@ class Lobby:
             initial=initial,
             seats=[Seat(colour) for colour in game.seats],
         )
-        self.rooms[room.id] = room
-        if room.code is not None:
-            self.codes[room.code] = room
+        self._register(room)
+        self._unsaved.add(room.id)
         seat = room.seat_named(message.seat) if message.seat else None
         if seat is not None:
             seat.seat_human(self.names[conn], room.host_token, conn)
@@ -218,6 +221,24 @@ class Lobby:
             room.spectators.add(conn)
         self._enter(room, conn)
         return [(conn, self._joined(room, conn, message.id, room.host_token))]
+
+    def _register(self, room: Room) -> None:
+        self.rooms[room.id] = room
+        if room.code is not None:
+            self.codes[room.code] = room
+
+    def restore(self, rooms: list[Room]) -> None:
+        """Take back the rooms a stopped server left open, as they were stored."""
+        for room in rooms:
+            self._register(room)
+            self._changed.add(room.id)
+
+    def take_unsaved(self) -> tuple[list[Room], list[str]]:
+        """The rooms changed and the ids of rooms closed since the last call."""
+        unsaved, self._unsaved = self._unsaved, set()
+        closed, self._closed = self._closed, set()
+        rooms = [self.rooms[room_id] for room_id in sorted(unsaved) if room_id in self.rooms]
+        return rooms, sorted(closed)
 
     def _new_room_id(self) -> str:
         while True:
@@ -430,6 +451,7 @@ class Lobby:
             room.status = Status.FINISHED
         passed = [room.seats[index].colour for index in after.passed]
         self._changed.add(room.id)
+        self._unsaved.add(room.id)
         updates: dict[int | None, m.Update] = {}
         outbox: Outbox = []
         for member in sorted(room.connections()):
@@ -574,6 +596,7 @@ class Lobby:
         del self.rooms[room.id]
         if room.code is not None:
             del self.codes[room.code]
+        self._closed.add(room.id)
 
     def bot_turns(self) -> list[BotTurn]:
         """Every room changed since the last call where a bot or stand-in is now to move."""
@@ -594,6 +617,7 @@ class Lobby:
     def _broadcast_view(self, room: Room, but: ConnId | None = None) -> Outbox:
         """The room's new view to everyone in it (but the one already answered)."""
         self._changed.add(room.id)
+        self._unsaved.add(room.id)
         return [
             (member, m.RoomView(room=room.view(member)))
             for member in sorted(room.connections())

@@ -50,6 +50,17 @@ class Metrics:
             registry=registry,
         )
 
+        self.store_failures = Counter(
+            "parlour_store_failures",
+            "writes of changed rooms to the database that failed",
+            registry=registry,
+        )
+        self.rooms_not_restored = Counter(
+            "parlour_rooms_not_restored",
+            "stored rooms left out at start because their records could not be rebuilt",
+            registry=registry,
+        )
+
     def render(self) -> bytes:
         """The metrics in the Prometheus text format."""
         return generate_latest(self.registry)

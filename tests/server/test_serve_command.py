@@ -59,6 +59,8 @@ async def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
             "serve",
             "--port",
             str(port),
+            "--data-dir",
+            str(tmp_path),
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )
@@ -67,3 +69,27 @@ async def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
         assert f"cannot listen on 127.0.0.1:{port}" in stderr.decode()
     finally:
         blocker.close()
+
+
+async def test_serve_refuses_a_data_directory_whose_database_it_cannot_use(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "parlour.sqlite3"
+    database.write_bytes(b"this is not a database, and must stay as it is" * 100)
+    before = database.read_bytes()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "parlour",
+        "serve",
+        "--port",
+        "0",
+        "--data-dir",
+        str(tmp_path),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    _, stderr = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 2
+    assert f"cannot use {database} as Parlour's database" in stderr.decode()
+    assert database.read_bytes() == before

@@ -1,0 +1,115 @@
+"""A room's durable fields as a JSON-compatible record, and the room rebuilt from one.
+
+The record keeps what a restart must not lose: the game, options and board it was dealt
+from, the host and the seats with their tokens, and every move. Connections are not kept:
+a restored room has everyone disconnected until they come back with their tokens.
+"""
+
+from typing import Any, Final
+
+from parlour.rules import GAMES, RulesError
+
+from .room import Holder, Room, Seat, Status
+
+RECORD_VERSION: Final = 1
+
+
+class RecordError(ValueError):
+    """A stored record that does not make a room."""
+
+
+def room_record(room: Room) -> dict[str, Any]:
+    """What a restart needs of `room`."""
+    return {
+        "record": RECORD_VERSION,
+        "id": room.id,
+        "code": room.code,
+        "game": room.game.name,
+        "options": dict(room.options),
+        "board": room.board,
+        "public": room.public,
+        "host_name": room.host_name,
+        "host_token": room.host_token,
+        "standin_after": room.standin_after,
+        "bot_think_ms": room.bot_think_ms,
+        "status": room.status.value,
+        "version": room.version,
+        "moves": list(room.moves),
+        "seats": [
+            {
+                "colour": seat.colour,
+                "holder": seat.holder.value,
+                "name": seat.name,
+                "token": seat.token,
+                "level": seat.level,
+            }
+            for seat in room.seats
+        ],
+    }
+
+
+def restore_room(record: dict[str, Any], now: float) -> Room:
+    """The room a record describes, its moves replayed by the rules; RecordError if the
+    record is damaged or no longer plays (a move the rules refuse)."""
+    try:
+        return _restore(record, now)
+    except RecordError:
+        raise
+    except (KeyError, TypeError, ValueError, RulesError) as error:
+        raise RecordError(f"room {record.get('id')!r}: {type(error).__name__}: {error}") from None
+
+
+def _restore(record: dict[str, Any], now: float) -> Room:
+    if record.get("record") != RECORD_VERSION:
+        raise RecordError(f"room {record.get('id')!r}: unknown record version")
+    game = GAMES[record["game"]]
+    options = game.resolve_options(record["options"])
+    initial = game.new(options, seed=int(record["board"]))
+    status = Status(record["status"])
+    seats = [_seat(entry, now) for entry in record["seats"]]
+    if [seat.colour for seat in seats] != list(game.seats):
+        raise RecordError(f"room {record['id']!r}: the seats are not {game.title}'s")
+    moves = [str(move) for move in record["moves"]]
+    state = None
+    if status is not Status.WAITING:
+        state = initial
+        for move in moves:
+            state = state.play_text(move)
+        if state.is_over != (status is Status.FINISHED):
+            raise RecordError(f"room {record['id']!r}: the moves do not end as recorded")
+    elif moves:
+        raise RecordError(f"room {record['id']!r}: moves in a game not started")
+    return Room(
+        id=str(record["id"]),
+        code=None if record["code"] is None else str(record["code"]),
+        game=game,
+        options=options,
+        board=int(record["board"]),
+        public=bool(record["public"]),
+        host_name=str(record["host_name"]),
+        host_token=str(record["host_token"]),
+        host_conn=None,
+        standin_after=int(record["standin_after"]),
+        bot_think_ms=int(record["bot_think_ms"]),
+        initial=initial,
+        seats=seats,
+        status=status,
+        state=state,
+        moves=moves,
+        version=int(record["version"]),
+        empty_since=now,
+    )
+
+
+def _seat(entry: dict[str, Any], now: float) -> Seat:
+    holder = Holder(entry["holder"])
+    seat = Seat(
+        str(entry["colour"]),
+        holder,
+        name=entry["name"],
+        token=entry["token"],
+        level=entry["level"],
+    )
+    if holder is Holder.HUMAN:
+        seat.dropped_at = now
+    return seat

@@ -1,0 +1,72 @@
+"""The database rooms are kept in: written, read back, migrated, and refused when unusable."""
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from parlour.server.store import FILE_NAME, SCHEMA_VERSION, Store, StoreError
+
+
+def record(room_id: str, moves: list[str]) -> dict[str, object]:
+    return {"id": room_id, "moves": moves}
+
+
+def test_rooms_are_written_updated_closed_and_read_back(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    store = Store(path)
+    store.save([record("a", []), record("b", ["d3"])])
+    store.save([record("a", ["c4", "e3"])], closed=["b"])
+    store.close()
+    again = Store(path)
+    found = again.load()
+    again.close()
+    assert [(item.room_id, item.record) for item in found] == [("a", record("a", ["c4", "e3"]))]
+
+
+def test_a_new_database_gets_the_current_schema_and_wal(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    Store(path).close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+    assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    db.close()
+
+
+def test_a_database_from_a_newer_parlour_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    Store(path).close()
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="newer Parlour"):
+        Store(path)
+    assert path.read_bytes() == before
+
+
+def test_a_file_that_is_not_a_database_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    path.write_bytes(b"\x00garbage" * 512)
+    with pytest.raises(StoreError, match="cannot use"):
+        Store(path)
+    assert path.read_bytes() == b"\x00garbage" * 512
+
+
+def test_a_damaged_row_is_reported_and_the_others_still_read(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    store = Store(path)
+    store.save([record("good", ["d3"]), record("bad", [])])
+    store.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE rooms SET record = '{\"id\": \"bad\", ' WHERE id = 'bad'")
+    db.execute("INSERT INTO rooms VALUES ('list', '[1, 2]', 0)")
+    db.commit()
+    db.close()
+    found = {item.room_id: item for item in Store(path).load()}
+    assert found["good"].record == record("good", ["d3"])
+    assert found["bad"].record is None
+    assert found["bad"].problem is not None
+    assert "unreadable record" in found["bad"].problem
+    assert found["list"].problem == "unreadable record: the record is not a JSON object"
