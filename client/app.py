@@ -5,6 +5,7 @@ own, so the screen never waits on the network. Nothing here knows a game's rules
 board is drawn from the server's observations and moves are checked by the server.
 """
 
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -17,12 +18,13 @@ from textual.widgets import Button, DataTable, Footer, Header, Label, RichLog, S
 from parlour.protocol import messages as m
 
 from .connection import Connection, ConnectionLostError, Dropped, Event, Reconnected, RefusedError
-from .room import RoomModel, middle_level, title
+from .room import RoomModel, levels_in, middle_level, title
 from .widgets import BoardView, SeatsPanel
 
 SUGGEST_MS = 2000
 """How long "Suggest a move" lets the search think."""
 LOBBY_REFRESH_SECONDS = 3.0
+UNCLAIMED_KEPT = 64
 LATER = "comes with game management in a later version of Parlour"
 LATER_KEYS = {
     "undo": "Undo",
@@ -68,7 +70,6 @@ class RoomScreen(Screen[None]):
         self.room = room
         self.invite = invite
         """The command friends join with, shown to the host."""
-        self.picked: tuple[str, ...] = ()
         self.show_thinking = False
         self.flash = ""
         """A message about the player's own last action (an error, a reconnection)."""
@@ -77,10 +78,7 @@ class RoomScreen(Screen[None]):
 
     @property
     def levels(self) -> list[str]:
-        welcome = self.connection.welcome
-        games = welcome.games if welcome is not None else []
-        game: dict[str, Any] = next((g for g in games if g.get("name") == self.room.game), {})
-        return [str(level) for level in game.get("levels", [])] or ["easy"]
+        return levels_in(self.connection.welcome, self.room.game) or ["easy"]
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -99,6 +97,8 @@ class RoomScreen(Screen[None]):
         self.composed = True
         self.redraw(board=True)
         self.query_one(BoardView).focus()
+        if self.room.my_turn:
+            self.app.bell()
         if self.invite:
             self.query_one("#invite", Label).update(f"Friends join with:\n{self.invite}")
 
@@ -126,20 +126,23 @@ class RoomScreen(Screen[None]):
             self.say(f"Connection lost ({event.reason}); reconnecting...")
             return
         if isinstance(event, Reconnected):
-            self.run_worker(self._rejoin(), group="requests")
+            self.run_worker(self._rejoin(), group="rejoin", exclusive=True)
             return
         was_my_turn = self.room.my_turn
         before = self.room.version
-        if not self.room.apply(event):
+        try:
+            if not self.room.apply(event):
+                return
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            self.say(f"The server sent {event.TYPE!r} that this client cannot read: {error}")
             return
         moved = self.room.version != before
         if moved:
             self.flash = ""
-            self.picked = ()
             if self.composed:
                 self.query_one("#log", RichLog).write(self.room.news)
         if self.room.stale:
-            self.run_worker(self._refresh(), group="requests")
+            self.run_worker(self._refresh(), group="refresh", exclusive=True)
         self.redraw(board=moved or isinstance(event, m.RoomView))
         if self.room.my_turn and not was_my_turn:
             self.app.bell()
@@ -151,12 +154,11 @@ class RoomScreen(Screen[None]):
         self.redraw(board=False)
 
     def on_board_view_chosen(self, event: BoardView.Chosen) -> None:
-        board = self.query_one(BoardView).board
-        if board is None:
+        view = self.query_one(BoardView)
+        if view.board is None:
             return
-        pick = board.pick(self.picked, event.square)
-        self.picked = pick.picked if pick.move is None else ()
-        self.query_one(BoardView).mark(picked=self.picked)
+        pick = view.board.pick(view.marks.picked, event.square)
+        view.mark(picked=pick.picked if pick.move is None else ())
         if pick.move is not None:
             move = m.Move(room=self.room.ref, version=self.room.version, move=pick.move)
             self._request(move, lambda _: None)
@@ -180,8 +182,10 @@ class RoomScreen(Screen[None]):
             self._request(m.Start(room=self.room.ref), lambda _: None)
 
     def action_hint(self, kind: str) -> None:
+        asked_at = self.room.version
+
         def show(answer: m.ServerMessage) -> None:
-            if isinstance(answer, m.HintReply):
+            if isinstance(answer, m.HintReply) and self.room.version == asked_at:
                 self.query_one(BoardView).mark(hints=answer.moves)
                 moves = ", ".join(answer.moves) or "none"
                 self.say(f"{'Possible moves' if kind == 'possible' else 'Best'}: {moves}")
@@ -190,7 +194,7 @@ class RoomScreen(Screen[None]):
 
     def action_suggest(self) -> None:
         def show(answer: m.ServerMessage) -> None:
-            if isinstance(answer, m.Suggestion):
+            if isinstance(answer, m.Suggestion) and answer.version == self.room.version:
                 self.room.apply(answer)
                 self.query_one(BoardView).mark(hints=[answer.search["move"]])
                 self.say(f"Suggested: {answer.search['move']}")
@@ -232,9 +236,12 @@ class RoomScreen(Screen[None]):
                 self.say(refused.error.message, error=True)
                 return
             except ConnectionLostError as lost:
-                self.say(f"Not sent: {lost}", error=True)
+                self.say(f"{lost}: that may not have reached the server; catching up.")
                 return
-            then(answer)
+            try:
+                then(answer)
+            except (KeyError, TypeError, ValueError, AttributeError) as error:
+                self.say(f"The server's {answer.TYPE!r} could not be read: {error}")
 
         self.run_worker(exchange(), group="requests")
 
@@ -256,13 +263,11 @@ class RoomScreen(Screen[None]):
         except (RefusedError, ConnectionLostError) as error:
             self.say(f"Reconnected, but could not rejoin the room: {error}", error=True)
             return
-        if isinstance(answer, m.Joined):
-            self.room = RoomModel.joined(answer, room.ref)
-            seat = f" to your seat ({title(answer.seat)})" if answer.seat else ""
-            self.say(f"Reconnected{seat}.")
-        elif isinstance(answer, m.Watching):
-            self.room = RoomModel.watching(answer, room.ref)
-            self.say("Reconnected; watching.")
+        if not isinstance(answer, m.Joined | m.Watching):
+            return
+        room.rejoined(answer)
+        seat = f" to your seat ({title(room.seat)})" if room.seat else "; watching"
+        self.say(f"Reconnected{seat}.")
         if self.show_thinking:
             self.show_thinking = False
             self.action_thinking()
@@ -308,7 +313,8 @@ class LobbyScreen(Screen[None]):
             return
         if not isinstance(answer, m.Rooms):
             return
-        self.rooms = answer.rooms
+        chosen = self._chosen()
+        self.rooms = [room for room in answer.rooms if _is_summary(room)]
         table = self.query_one(DataTable)
         table.clear()
         for room in self.rooms:
@@ -317,6 +323,9 @@ class LobbyScreen(Screen[None]):
                 for seat in room["seats"]
             )
             table.add_row(room["room"], room["game"], room["status"], seats, room["host"])
+        ids = [room["room"] for room in self.rooms]
+        if chosen is not None and chosen["room"] in ids:
+            table.move_cursor(row=ids.index(chosen["room"]))
         count = len(self.rooms)
         self.query_one("#status", Static).update(
             f"{count} public room{'s' if count != 1 else ''}. Enter joins a free seat, W watches."
@@ -354,7 +363,20 @@ class LobbyScreen(Screen[None]):
             room = RoomModel.watching(answer, request.room)
         else:
             return
-        self.app.call_later(self.app.switch_screen, RoomScreen(self.connection, room))
+        app = self.app
+        if isinstance(app, ParlourApp):
+            screen = app.enter(room)
+            app.call_later(app.switch_screen, screen)
+
+
+def _is_summary(room: Any) -> bool:
+    """Whether a lobby entry has what the lobby shows (protocol.md 2.2)."""
+    try:
+        return all(isinstance(seat["holder"]["kind"], str) for seat in room["seats"]) and all(
+            isinstance(room[key], str) for key in ("room", "game", "status", "host")
+        )
+    except (KeyError, TypeError):
+        return False
 
 
 class ParlourApp(App[None]):
@@ -385,13 +407,25 @@ class ParlourApp(App[None]):
         self.start_room = room
         self.invite = invite
         self.sound = True
+        self.room_screen: RoomScreen | None = None
+        """The room this client is in, given every event even while a dialog is open."""
+        self.unclaimed: deque[Event] = deque(maxlen=UNCLAIMED_KEPT)
+        """Events that came before there was a room to take them."""
 
     def on_mount(self) -> None:
         if self.start_room is not None:
-            self.push_screen(RoomScreen(self.connection, self.start_room, self.invite))
+            self.push_screen(self.enter(self.start_room, self.invite))
         else:
             self.push_screen(LobbyScreen(self.connection))
         self.run_worker(self._listen(), group="connection", exclusive=True)
+
+    def enter(self, room: RoomModel, invite: str = "") -> RoomScreen:
+        """The screen of the room just entered, given what came while entering."""
+        screen = RoomScreen(self.connection, room, invite)
+        self.room_screen = screen
+        while self.unclaimed:
+            screen.take(self.unclaimed.popleft())
+        return screen
 
     def bell(self) -> None:
         if self.sound:
@@ -401,8 +435,9 @@ class ParlourApp(App[None]):
         """Hand every event of the connection to the screen showing a room."""
         while True:
             event = await self.connection.events.get()
-            screen = self.screen
-            if isinstance(screen, RoomScreen):
-                screen.take(event)
-            elif isinstance(event, Dropped):
+            if self.room_screen is not None:
+                self.room_screen.take(event)
+                continue
+            self.unclaimed.append(event)
+            if isinstance(event, Dropped):
                 self.notify(f"Connection lost ({event.reason}); reconnecting...")

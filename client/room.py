@@ -2,7 +2,7 @@
 about it. Pure: messages in, words out; the app draws them."""
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from parlour.protocol import messages as m
@@ -26,6 +26,15 @@ def describe_holder(holder: Mapping[str, Any], *, mine: bool = False) -> str:
     if kind == "standin":
         return f"computer (level {holder.get('level')}) for {holder.get('name')}"
     return "open"
+
+
+def levels_in(welcome: m.Welcome | None, game: str) -> list[str]:
+    """The computer levels the server offers for `game`, weakest first."""
+    games = welcome.games if welcome is not None else []
+    for described in games:
+        if isinstance(described, dict) and described.get("name") == game:
+            return [str(level) for level in described.get("levels", [])]
+    return []
 
 
 def middle_level(levels: Sequence[str]) -> str:
@@ -55,7 +64,6 @@ class RoomModel:
     thinking_of: str = ""
     stale: bool = False
     """An update was missed: the room should be fetched again."""
-    hints: tuple[str, ...] = field(default=())
 
     @classmethod
     def joined(cls, message: m.Joined, ref: str | None = None) -> "RoomModel":
@@ -125,7 +133,8 @@ class RoomModel:
             case m.Suggestion() if message.room == self.room_id:
                 self.thinking, self.thinking_of = message.search, "suggestion"
             case m.SeatChanged() if message.room == self.room_id:
-                self.seat = None
+                self.seat = self.token = None
+                self.host = False
                 self.news = "Your seat was taken back from another connection: you are watching."
             case _:
                 return False
@@ -144,20 +153,26 @@ class RoomModel:
             view["status"] = "finished"
         self.view = view
         self.thinking = None
-        self.hints = ()
         played = f"{title(update.seat)} played {update.move}."
         passes = " ".join(f"{title(colour)} cannot move and passes." for colour in update.passed)
         self.news = f"{played} {passes}".strip()
 
+    def rejoined(self, message: m.Joined | m.Watching) -> None:
+        """Back in the room after a reconnection, as the answer says."""
+        if isinstance(message, m.Joined):
+            self.token, self.host = message.token, message.host
+        self._view(message.room)
+
     def _view(self, view: dict[str, Any]) -> None:
-        if view.get("version") != self.version:
+        """A whole room view, unless it is older than what is shown (an update overtook it)."""
+        version = int(view["version"])
+        if version < self.version:
+            return
+        if version != self.version:
             self.thinking = None
-            self.hints = ()
         self.view = view
         self.stale = False
-        you = view.get("you")
-        if you is not None or self.seat is None:
-            self.seat = you
+        self.seat = view.get("you")
 
     def status_line(self) -> str:
         """Whose turn, who is thinking, or the result; with the scores."""

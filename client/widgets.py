@@ -42,6 +42,8 @@ class BoardView(Widget, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.board: Board | None = None
+        self.problem = ""
+        """Why the observation could not be drawn, if it could not."""
         self.marks = Marks()
 
     def on_mount(self) -> None:
@@ -49,7 +51,11 @@ class BoardView(Widget, can_focus=True):
 
     def show(self, observation: Observation | None, seat: str | None) -> None:
         """Draw a new observation; the cursor stays, picks and hints go."""
-        self.board = None if observation is None else board_for(observation)
+        self.problem = ""
+        try:
+            self.board = None if observation is None else board_for(observation)
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            self.board, self.problem = None, f"The board cannot be drawn: {error}"
         self.marks = Marks(cursor=self.marks.cursor, blink=self.marks.blink, seat=seat)
         self._resize()
         self.refresh()
@@ -70,7 +76,7 @@ class BoardView(Widget, can_focus=True):
 
     def render(self) -> Text:
         if self.board is None:
-            return Text("The board appears when the game starts.", style="dim")
+            return Text(self.problem or "The board appears when the game starts.", style="dim")
         return self.board.render(self.marks)
 
     def on_click(self, event: events.Click) -> None:
@@ -117,6 +123,7 @@ class SeatsPanel(Vertical):
         super().__init__(id=id)
         self.levels = list(levels)
         self.level = level
+        self.shown: list[tuple[str, str]] = []
 
     def compose(self) -> ComposeResult:
         yield Label("Seats", classes="heading")
@@ -133,14 +140,17 @@ class SeatsPanel(Vertical):
 
     def show(self, room: RoomModel) -> None:
         """Redraw the seats and show the host's controls while the room waits."""
-        seats = self.query_one("#seat-list", ListView)
-        seats.clear()
+        lines = []
         for seat in room.seats:
             colour = seat["colour"]
             mover = "▶ " if room.to_move == colour and room.status == "playing" else "  "
             holder = describe_holder(seat["holder"], mine=colour == room.seat)
-            item = ListItem(Label(f"{mover}{title(colour)}: {holder}"), name=colour)
-            seats.append(item)
+            lines.append((colour, f"{mover}{title(colour)}: {holder}"))
+        if lines != self.shown:
+            self.shown = lines
+            seats = self.query_one("#seat-list", ListView)
+            seats.clear()
+            seats.extend(ListItem(Label(line), name=colour) for colour, line in lines)
         controls = self.query_one("#host-controls")
         controls.display = room.host and room.status == "waiting"
 

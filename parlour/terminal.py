@@ -15,7 +15,7 @@ from typing import Any
 from parlour.bots import levels_for
 from parlour.client.app import ParlourApp
 from parlour.client.connection import ConnectError, Connection, ConnectionLostError, RefusedError
-from parlour.client.room import RoomModel, middle_level
+from parlour.client.room import RoomModel, levels_in, middle_level
 from parlour.protocol import messages as m
 from parlour.rules import get_game
 from parlour.rules.options import parse_options
@@ -80,9 +80,8 @@ async def enter_room(connection: Connection, args: argparse.Namespace) -> RoomMo
 
 def default_level(connection: Connection, game: str) -> str | None:
     """A middling one of the game's computer levels, as the server lists them."""
-    games = connection.welcome.games if connection.welcome is not None else []
-    levels: list[Any] = next((g["levels"] for g in games if g.get("name") == game), [])
-    return middle_level([str(level) for level in levels]) if levels else None
+    levels = levels_in(connection.welcome, game)
+    return middle_level(levels) if levels else None
 
 
 @contextlib.asynccontextmanager
@@ -127,6 +126,8 @@ async def host(args: argparse.Namespace) -> None:
 
 async def join(args: argparse.Namespace) -> None:
     """A seat or a view of a room by its code, or the lobby of public rooms."""
+    if args.code is None and (args.seat or args.watch):
+        raise SetupError("--seat and --watch need the room's CODE; without one, pick in the lobby")
     async with connected(args.server, player_name(args.name)) as connection:
         room = None if args.code is None else await enter_room(connection, args)
         await ParlourApp(connection, room).run_async()

@@ -1,6 +1,5 @@
 """The terminal client driven by Textual's pilot against a real server on port 0."""
 
-import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -36,10 +35,17 @@ async def until(pilot: Pilot[None], done: Callable[[], bool], what: str) -> None
 
 
 async def seated(
-    connection: Connection, game: str, seat: str, *, board: int = 1, bots: str | None = None
+    connection: Connection,
+    game: str,
+    seat: str,
+    *,
+    board: int = 1,
+    bots: str | None = None,
+    public: bool = True,
 ) -> RoomModel:
     """A room of `game` with this connection in `seat`; with `bots`, started against them."""
-    joined = await connection.request(m.CreateRoom(game=game, seat=seat, board=board))
+    create = m.CreateRoom(game=game, seat=seat, board=board, public=public)
+    joined = await connection.request(create)
     assert isinstance(joined, m.Joined)
     room = RoomModel.joined(joined)
     if bots is not None:
@@ -139,14 +145,32 @@ async def test_every_games_board_is_drawn_with_its_pieces(
         observation = screen_of(app).room.observation
         assert observation is not None
         board = board_of(app)
-        picture = board.render(screen_of(app).query_one(BoardView).marks).plain.splitlines()
-        shown = app.screen.query_one(BoardView).render().plain.splitlines()
-        assert shown[: len(picture)] == picture
+        assert type(board).__name__ == BOARD_KINDS[game]
+        picture = screen_of(app).query_one(BoardView).render().plain.splitlines()
         for colour, squares in pieces_of(observation).items():
+            assert squares
             for square in squares:
                 cell = next(cell for cell in board.cells if cell.name == square)
                 drawn = picture[cell.y][cell.x : cell.x + cell.width]
-                assert drawn.strip(), f"{colour} piece at {square} not drawn"
+                assert piece_mark(observation, colour) in drawn, (colour, square, drawn)
+
+
+BOARD_KINDS = {
+    "tribolo": "FlankBoard",
+    "numlo": "FlankBoard",
+    "doublolo": "FlankBoard",
+    "othello": "FlankBoard",
+    "tripppin": "TripppinBoard",
+    "oubliette": "OublietteBoard",
+}
+
+
+def piece_mark(observation: dict[str, Any], colour: str) -> str:
+    """What stands for a piece of `colour` on the board: its letter, or a disc in Oubliette."""
+    if observation["game"] == "oubliette":
+        return "●"
+    letters = observation.get("letters")
+    return letters[colour] if letters else colour[0].upper()
 
 
 def pieces_of(observation: dict[str, Any]) -> dict[str, list[str]]:
@@ -164,8 +188,12 @@ def pieces_of(observation: dict[str, Any]) -> dict[str, list[str]]:
     return found
 
 
-async def test_a_dropped_connection_reconnects_to_the_same_seat(connection: Connection) -> None:
-    room = await seated(connection, "tribolo", "red", bots="easy")
+@pytest.mark.parametrize("public", [True, False])
+async def test_a_dropped_connection_reconnects_to_the_same_seat(
+    connection: Connection, public: bool
+) -> None:
+    room = await seated(connection, "tribolo", "red", bots="easy", public=public)
+    assert (room.ref == room.room_id) == public
     app = ParlourApp(connection, room)
     async with app.run_test(size=SCREEN) as pilot:
         websocket = connection._websocket
@@ -226,7 +254,6 @@ async def test_watching_the_computer_think(connection: Connection) -> None:
         await until(pilot, lambda: screen_of(app).show_thinking, "thinking was shown")
         await until(pilot, lambda: screen_of(app).room.thinking is not None, "a thought arrived")
         assert screen_of(app).room.thinking_of == "Black"
-        await asyncio.sleep(0)
 
 
 async def test_s_suggests_a_legal_move_and_shows_the_search(connection: Connection) -> None:
@@ -272,3 +299,47 @@ async def test_the_host_sets_one_open_seat_to_a_computer_player(
         )
         assert screen.room.holder("green") == {"kind": "bot", "level": "expert"}
         assert screen.room.holder("red") == {"kind": "open"}
+
+
+async def test_what_the_client_cannot_read_is_said_and_the_game_goes_on(
+    connection: Connection,
+) -> None:
+    room = await seated(connection, "othello", "black", bots="easy")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        screen = screen_of(app)
+        strange = m.Update(
+            room=room.room_id,
+            version=1,
+            seat="black",
+            move="d3",
+            passed=[],
+            state={"game": "chess", "to_move": "white"},
+        )
+        screen.take(strange)
+        await pilot.pause()
+        assert "cannot be drawn" in str(screen.query_one(BoardView).render())
+        screen.take(m.RoomView(room={"room": room.room_id, "version": "two"}))
+        await pilot.pause()
+        assert "cannot read" in status_text(app)
+        legal = set((await room_view(connection, room))["state"]["legal_moves"])
+        await pilot.press("p")
+        await until(pilot, lambda: "Possible moves" in status_text(app), "the app answered")
+        assert set(status_text(app).split(": ")[1].splitlines()[0].split(", ")) == legal
+
+
+async def test_escape_drops_the_pieces_picked_for_an_oubliette_move(
+    connection: Connection,
+) -> None:
+    room = await seated(connection, "oubliette", "green", bots="0")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        view = screen_of(app).query_one(BoardView)
+        await click_square(pilot, app, "c3")
+        await until(pilot, lambda: view.marks.picked == ("c3",), "c3 was picked")
+        await pilot.press("escape")
+        assert view.marks.picked == ()
+        await click_square(pilot, app, "c4")
+        await click_square(pilot, app, "d4")
+        await until(pilot, lambda: screen_of(app).room.version >= 1, "the move was played")
+        assert screen_of(app).room.view["moves"][0] == "c4 nw"

@@ -28,6 +28,7 @@ def test_a_bad_server_address_is_refused(capsys: pytest.CaptureFixture[str]) -> 
         (["play", "numlo", "--bots", "genius"], "Numlo has no level 'genius': easy, medium"),
         (["play", "othello", "--option", "rows=99"], "rows"),
         (["host", "othello", "--server", "127.0.0.1:1"], "cannot connect to ws://127.0.0.1:1/ws"),
+        (["join", "--server", "127.0.0.1:1", "--watch"], "--seat and --watch need the room's"),
     ],
 )
 def test_bad_requests_say_what_is_wrong(

@@ -1,0 +1,130 @@
+"""The client's room model: updates and views applied in the order they count, and words
+for what happened."""
+
+from typing import Any
+
+from parlour.client.room import RoomModel, describe_holder, levels_in, middle_level
+from parlour.protocol import messages as m
+from parlour.rules import GAMES
+
+
+def view_of(game: str, moves: list[str], you: str | None = "black") -> dict[str, Any]:
+    """A room view as the server would send it after `moves`."""
+    state = GAMES[game].new(seed=0)
+    for move in moves:
+        state = state.play_text(move)
+    seats = [
+        {"colour": colour, "holder": {"kind": "bot", "level": "easy"}}
+        for colour in GAMES[game].seats
+    ]
+    return {
+        "room": "r1",
+        "game": game,
+        "status": "finished" if state.is_over else "playing",
+        "version": len(moves),
+        "moves": moves,
+        "state": state.observation(),
+        "seats": seats,
+        "you": you,
+    }
+
+
+def update_to(game: str, moves: list[str], seat: str, passed: list[str] | None = None) -> m.Update:
+    state = GAMES[game].new(seed=0)
+    for move in moves:
+        state = state.play_text(move)
+    return m.Update(
+        room="r1",
+        version=len(moves),
+        seat=seat,
+        move=moves[-1],
+        passed=passed or [],
+        state=state.observation(),
+    )
+
+
+def test_an_update_moves_the_room_on_and_says_who_played() -> None:
+    room = RoomModel(view_of("othello", []), "r1", seat="black")
+    assert room.apply(update_to("othello", ["d3"], "black", passed=["white"]))
+    assert room.version == 1
+    assert room.view["moves"] == ["d3"]
+    assert room.news == "Black played d3. White cannot move and passes."
+    assert not room.stale
+
+
+def test_a_view_older_than_an_update_already_shown_is_ignored() -> None:
+    room = RoomModel(view_of("othello", []), "r1", seat="black")
+    room.apply(update_to("othello", ["d3"], "black"))
+    assert room.apply(m.RoomView(room=view_of("othello", [])))
+    assert room.version == 1
+    assert room.view["moves"] == ["d3"]
+
+
+def test_a_skipped_version_marks_the_room_stale_until_a_view_comes() -> None:
+    room = RoomModel(view_of("othello", []), "r1", seat="black")
+    room.apply(update_to("othello", ["d3", "c3"], "white"))
+    assert room.stale
+    room.apply(m.RoomView(room=view_of("othello", ["d3", "c3"])))
+    assert not room.stale
+
+
+def test_messages_about_other_rooms_are_not_taken() -> None:
+    room = RoomModel(view_of("othello", []), "r1", seat="black")
+    other = m.Update(room="r2", version=1, seat="black", move="d3", passed=[], state={})
+    assert not room.apply(other)
+    assert room.version == 0
+
+
+def test_a_seat_taken_back_elsewhere_leaves_no_token_to_take_it_again() -> None:
+    room = RoomModel(view_of("othello", []), "r1", seat="black", token="t" * 22, host=True)
+    room.apply(m.SeatChanged(room="r1", seat="black"))
+    assert (room.seat, room.token, room.host) == (None, None, False)
+    assert "watching" in room.news
+
+
+def test_thoughts_for_an_old_position_are_dropped() -> None:
+    room = RoomModel(view_of("othello", ["d3"]), "r1", seat="black")
+    search = {"move": "c3", "line": ["c3"], "score": 0, "depth": 1, "nodes": 5}
+    room.apply(m.Thinking(room="r1", version=0, seat="white", of="bot", search=search))
+    assert room.thinking is None
+    room.apply(m.Thinking(room="r1", version=1, seat="white", of="bot", search=search))
+    assert (room.thinking, room.thinking_of) == (search, "White")
+
+
+def test_the_status_line_and_result() -> None:
+    room = RoomModel(view_of("othello", []), "r1", seat="black")
+    assert room.status_line().startswith("Your move   Black 2  White 2")
+    room.seat = "white"
+    assert room.status_line().startswith("Black is thinking...")
+    finished = view_of("othello", played_out("othello"))
+    winner = finished["state"]["winners"][0]
+    assert RoomModel(finished, "r1", seat=winner).status_line().startswith("Game over: you win!")
+    loser = next(colour for colour in ("black", "white") if colour != winner)
+    lost = RoomModel(finished, "r1", seat=loser).status_line()
+    assert lost.startswith(f"Game over: {winner.capitalize()} wins.")
+
+
+def played_out(game: str) -> list[str]:
+    """The moves of a whole game, each seat playing its first legal move."""
+    state, moves = GAMES[game].new(seed=0), []
+    while not state.is_over:
+        move = state.legal_moves()[0]
+        moves.append(state.format_move(move))
+        state = state.play(move)
+    return moves
+
+
+def test_holders_and_levels_in_words() -> None:
+    assert describe_holder({"kind": "human", "name": "ann", "connected": False}) == (
+        "ann, disconnected"
+    )
+    assert describe_holder({"kind": "human", "name": "ann"}, mine=True) == "ann (you)"
+    assert describe_holder({"kind": "standin", "name": "bob", "level": "hard"}) == (
+        "computer (level hard) for bob"
+    )
+    assert describe_holder({"kind": "open"}) == "open"
+    welcome = m.Welcome(version=1, server="x", games=[{"name": "numlo", "levels": ["a", "b"]}, 7])
+    assert levels_in(welcome, "numlo") == ["a", "b"]
+    assert levels_in(welcome, "tribolo") == []
+    assert middle_level(["easy", "medium", "hard", "expert"]) == "medium"
+    assert middle_level([str(n) for n in range(7)]) == "3"
