@@ -86,9 +86,13 @@ def test_thoughts_for_an_old_position_are_dropped() -> None:
     room = RoomModel(view_of("othello", ["d3"]), "r1", seat="black")
     search = {"move": "c3", "line": ["c3"], "score": 0, "depth": 1, "nodes": 5}
     room.apply(m.Thinking(room="r1", version=0, seat="white", of="bot", search=search))
-    assert room.thinking is None
+    assert shown_thought(room) == (None, "")
     room.apply(m.Thinking(room="r1", version=1, seat="white", of="bot", search=search))
-    assert (room.thinking, room.thinking_of) == (search, "White")
+    assert shown_thought(room) == (search, "White")
+
+
+def shown_thought(room: RoomModel) -> tuple[dict[str, Any] | None, str]:
+    return room.thinking, room.thinking_of
 
 
 def test_the_status_line_and_result() -> None:
