@@ -222,6 +222,20 @@ def _add_client_commands(commands: Any) -> None:
         command.add_argument(
             "--option", action="append", default=[], metavar="K=V", help="a game option"
         )
+        command.add_argument(
+            "--think-ms",
+            type=_think_ms,
+            default=1000,
+            metavar="MS",
+            help="how long the searching computer levels think about a move (default 1000)",
+        )
+    host.add_argument(
+        "--standin-after",
+        type=_standin_after,
+        default=60,
+        metavar="S",
+        help="seconds before a computer plays for someone who dropped out (0: never; default 60)",
+    )
     join = commands.add_parser(
         "join",
         help="join a room by its code, or pick one in the lobby",
@@ -238,6 +252,22 @@ def _add_client_commands(commands: Any) -> None:
             "--name", metavar="NAME", help="the name others see (default: your login name)"
         )
         command.set_defaults(run=_client)
+
+
+def _think_ms(text: str) -> int:
+    """Milliseconds of thinking a move, as rooms allow."""
+    ms = int(text)
+    if not 100 <= ms <= 10_000:
+        raise argparse.ArgumentTypeError("the thinking time must be from 100 to 10000 ms")
+    return ms
+
+
+def _standin_after(text: str) -> int:
+    """Seconds before a stand-in, as rooms allow."""
+    seconds = int(text)
+    if not 0 <= seconds <= 3600:
+        raise argparse.ArgumentTypeError("the stand-in delay must be from 0 to 3600 seconds")
+    return seconds
 
 
 def _board_number(text: str) -> int:

@@ -61,7 +61,15 @@ async def create_room(
     """A new room with this player in the chosen seat (or the first)."""
     options, board = room_options(args)
     seat = args.seat or get_game(args.game).seats[0]
-    request = m.CreateRoom(game=args.game, options=options, board=board, public=public, seat=seat)
+    request = m.CreateRoom(
+        game=args.game,
+        options=options,
+        board=board,
+        public=public,
+        seat=seat,
+        bot_think_ms=args.think_ms,
+        standin_after=getattr(args, "standin_after", 60),
+    )
     answer = await _ask(connection, request)
     assert isinstance(answer, m.Joined)
     return RoomModel.joined(answer)

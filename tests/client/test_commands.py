@@ -1,12 +1,15 @@
 """`parlour play`, `host` and `join` given bad input: one clear line and status 2, before
 any screen is drawn and with nothing left behind on the server."""
 
+import argparse
 import asyncio
 
 import pytest
 
 from parlour.cli import main
+from parlour.client.connection import Connection
 from parlour.server import ParlourServer
+from parlour.terminal import create_room
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
@@ -14,11 +17,21 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     return status, capsys.readouterr().err
 
 
-def test_a_bad_server_address_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["join", "abc", "--server", "ftp://example.org"], "is not a server address"),
+        (["play", "othello", "--think-ms", "50"], "from 100 to 10000 ms"),
+        (["host", "othello", "--server", "h:1", "--standin-after", "-1"], "from 0 to 3600"),
+    ],
+)
+def test_bad_arguments_are_refused_by_the_parser(
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
     with pytest.raises(SystemExit) as exited:
-        main(["join", "abc", "--server", "ftp://example.org"])
+        main(argv)
     assert exited.value.code == 2
-    assert "is not a server address" in capsys.readouterr().err
+    assert said in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -50,3 +63,24 @@ async def test_joining_a_room_that_is_not_there_says_so(
     assert status == 2
     assert "no room" in err.lower()
     assert not server.lobby.rooms
+
+
+async def test_a_hosted_room_is_made_as_the_command_line_says(url: str) -> None:
+    args = argparse.Namespace(
+        game="numlo",
+        seat="green",
+        option=["valued=30"],
+        board=42,
+        think_ms=300,
+        standin_after=5,
+    )
+    connection = await Connection.open(url, "ann")
+    try:
+        room = await create_room(connection, args, public=False)
+    finally:
+        await connection.close()
+    assert (room.seat, room.host) == ("green", True)
+    assert room.code is not None and room.ref == room.code
+    view = room.view
+    assert (view["board"], view["bot_think_ms"], view["public"]) == (42, 300, False)
+    assert view["options"]["valued"] == 30
