@@ -33,6 +33,8 @@ class ErrorCode(StrEnum):
     MALFORMED_MOVE = "malformed_move"
     ILLEGAL_MOVE = "illegal_move"
     BUSY = "busy"
+    NOTHING_TO_UNDO = "nothing_to_undo"
+    NO_SUCH_PROPOSAL = "no_such_proposal"
     RATE_LIMITED = "rate_limited"
     TOO_MANY_ROOMS = "too_many_rooms"
     SERVER_FULL = "server_full"

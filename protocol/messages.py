@@ -38,6 +38,11 @@ MAX_THINK_MS: Final = 10_000
 DEFAULT_THINK_MS: Final = 1000
 THINKING_FOR: Final = ("bot", "suggestion")
 HOLDER_CHOICES: Final = ("open", "bot")
+MAX_CHAT: Final = 300
+"""Characters in one chat message."""
+PROPOSAL_KINDS: Final = ("undo", "new_game")
+PROPOSAL_OUTCOMES: Final = ("accepted", "declined", "expired", "withdrawn")
+PROPOSAL_ID: Final = Text(1, 32)
 
 ANY: Final = Anything()
 STR: Final = Text(0, 1 << 20)
@@ -185,6 +190,34 @@ class Suggest(Message):
     think_ms: int = spec(Integer(MIN_THINK_MS, MAX_THINK_MS), DEFAULT_THINK_MS)
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Undo(Message):
+    TYPE = "undo"
+    room: str = spec(ROOM_REF)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class NewGame(Message):
+    TYPE = "new_game"
+    room: str = spec(ROOM_REF)
+    board: int | None = spec(BOARD_NUMBER, None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Answer(Message):
+    TYPE = "answer"
+    room: str = spec(ROOM_REF)
+    proposal: str = spec(PROPOSAL_ID)
+    accept: bool = spec(BOOL)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Chat(Message):
+    TYPE = "chat"
+    room: str = spec(ROOM_REF)
+    text: str = spec(Text(1, MAX_CHAT))
+
+
 # Server to client.
 
 
@@ -273,6 +306,36 @@ class Suggestion(Message):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class Proposal(Message):
+    TYPE = "proposal"
+    room: str = spec(STR)
+    proposal: str = spec(STR)
+    kind: str = spec(Choice(PROPOSAL_KINDS))
+    by: str = spec(STR)
+    asked: list[str] = spec(ANY)
+    expires_in: int = spec(INT)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ProposalEnded(Message):
+    TYPE = "proposal_ended"
+    room: str = spec(STR)
+    proposal: str = spec(STR)
+    kind: str = spec(Choice(PROPOSAL_KINDS))
+    outcome: str = spec(Choice(PROPOSAL_OUTCOMES))
+    by: str | None = spec(STR, None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ChatLine(Message):
+    TYPE = "chat"
+    room: str = spec(STR)
+    name: str = spec(STR)
+    seat: str | None = spec(STR, None)
+    text: str = spec(STR)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Error(Message):
     TYPE = "error"
     code: str = spec(STR)
@@ -301,6 +364,10 @@ ClientMessage = (
     | Hint
     | ShowThinking
     | Suggest
+    | Undo
+    | NewGame
+    | Answer
+    | Chat
 )
 ServerMessage = (
     Welcome
@@ -314,6 +381,9 @@ ServerMessage = (
     | HintReply
     | Thinking
     | Suggestion
+    | Proposal
+    | ProposalEnded
+    | ChatLine
     | Error
 )
 
@@ -334,6 +404,10 @@ CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
         Hint,
         ShowThinking,
         Suggest,
+        Undo,
+        NewGame,
+        Answer,
+        Chat,
     )
 }
 SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
@@ -350,6 +424,9 @@ SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
         HintReply,
         Thinking,
         Suggestion,
+        Proposal,
+        ProposalEnded,
+        ChatLine,
         Error,
     )
 }

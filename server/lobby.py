@@ -17,7 +17,8 @@ from parlour.protocol import messages as m
 from parlour.rules import GAMES, IllegalMoveError, MalformedMoveError, RulesError, State
 from parlour.rules.dealing import MAX_BOARD_NUMBER
 
-from .room import ConnId, Holder, Room, Seat, Status
+from . import manage
+from .room import ConnId, Holder, Proposal, Room, Seat, Status
 
 Outbox = list[tuple[ConnId, m.ServerMessage]]
 
@@ -25,6 +26,8 @@ MAX_ROOMS: Final = 1000
 MAX_HOSTED: Final = 3
 IDLE_CLOSE: Final = 600.0
 ROOM_ID_BYTES: Final = 6
+PROPOSAL_SECONDS: Final = 30.0
+PROPOSAL_ID_BYTES: Final = 6
 SECRET_BYTES: Final = 16
 """128 bits for seat tokens and private room codes."""
 
@@ -61,6 +64,8 @@ class Limits:
     max_rooms: int = MAX_ROOMS
     max_hosted: int = MAX_HOSTED
     idle_close: float = IDLE_CLOSE
+    proposal_seconds: float = PROPOSAL_SECONDS
+    """How long the others have to agree to an undo or new game; silence declines."""
 
 
 def _error(code: ErrorCode, message: str, **detail: Any) -> ProtocolError:
@@ -123,6 +128,14 @@ class Lobby:
                 return self._show_thinking(conn, message)
             case m.Suggest():
                 return self._suggest(conn, message)
+            case m.Undo():
+                return self._undo(conn, message)
+            case m.NewGame():
+                return self._new_game(conn, message)
+            case m.Answer():
+                return self._answer(conn, message)
+            case m.Chat():
+                return self._chat(conn, message)
 
     # Connections.
 
@@ -424,6 +437,10 @@ class Lobby:
     def _play(self, room: Room, seat: Seat, version: int, text: str) -> Outbox:
         """Check a move in protocol.md's order, then apply it and tell everyone."""
         state = self._running(room)
+        if room.proposal is not None:
+            raise _error(
+                ErrorCode.BUSY, f"the game waits for answers to a {room.proposal.kind} proposal"
+            )
         if room.seats.index(seat) != state.to_move:
             raise _error(
                 ErrorCode.NOT_YOUR_TURN, f"it is {room.seats[state.to_move].colour}'s turn"
@@ -447,6 +464,7 @@ class Lobby:
         room.state = after
         room.version += 1
         room.moves.append(played)
+        room.undone = 0
         if after.is_over:
             room.status = Status.FINISHED
         passed = [room.seats[index].colour for index in after.passed]
@@ -476,6 +494,130 @@ class Lobby:
         if room.status is Status.FINISHED:
             raise _error(ErrorCode.GAME_OVER, "the game is over")
         return room.state
+
+    # Taking back, starting again, and agreeing to it.
+
+    def _undo(self, conn: ConnId, message: m.Undo) -> Outbox:
+        """Take back the asker's last move and the moves after it, with the others' consent."""
+        room, seat = self._asking_person(conn, message.room)
+        self._running(room)
+        keep = manage.undo_point(room, room.seats.index(seat))
+        if keep is None:
+            raise _error(
+                ErrorCode.NOTHING_TO_UNDO,
+                f"{seat.colour} has no move to take back"
+                f" (at most {manage.MAX_UNDONE} moves can be taken back in a row)",
+            )
+        return self._propose(conn, message.id, room, seat, kind="undo", keep=keep)
+
+    def _new_game(self, conn: ConnId, message: m.NewGame) -> Outbox:
+        """Start again with the same seats: at once after a finished game, else by consent."""
+        room, seat = self._asking_person(conn, message.room)
+        if room.status is Status.WAITING:
+            raise _error(ErrorCode.NOT_STARTED, "the game has not started")
+        if room.status is Status.FINISHED:
+            manage.restart(room, message.board)
+            return [(conn, m.Ok(id=message.id)), *self._broadcast_view(room)]
+        return self._propose(conn, message.id, room, seat, kind="new_game", board=message.board)
+
+    def _asking_person(self, conn: ConnId, ref: str) -> tuple[Room, Seat]:
+        """The room and the asker's seat, if a person holds it and nothing else is asked."""
+        room = self._find(conn, ref)
+        seat = room.seat_of(conn)
+        if seat is None or seat.holder is not Holder.HUMAN:
+            raise _error(ErrorCode.NOT_SEATED, "only a person in a seat may ask for that")
+        if room.proposal is not None:
+            raise _error(ErrorCode.BUSY, f"a {room.proposal.kind} proposal is waiting for answers")
+        return room, seat
+
+    def _propose(
+        self,
+        conn: ConnId,
+        request: str | int | None,
+        room: Room,
+        seat: Seat,
+        *,
+        kind: str,
+        keep: int = 0,
+        board: int | None = None,
+    ) -> Outbox:
+        """Do it now if nobody else is a person here; else ask every other person."""
+        others = {
+            other.colour for other in room.seats if other.holder is Holder.HUMAN and other != seat
+        }
+        done: Outbox = [(conn, m.Ok(id=request))]
+        if not others:
+            self._carry_out(room, kind, keep, board)
+            return [*done, *self._broadcast_view(room)]
+        proposal = Proposal(
+            id=self.secret(PROPOSAL_ID_BYTES),
+            kind=kind,
+            by=seat.colour,
+            waiting=others,
+            expires_at=self.clock() + self.limits.proposal_seconds,
+            keep=keep,
+            board=board,
+        )
+        room.proposal = proposal
+        asked = m.Proposal(
+            room=room.id,
+            proposal=proposal.id,
+            kind=kind,
+            by=seat.colour,
+            asked=sorted(others),
+            expires_in=round(self.limits.proposal_seconds),
+        )
+        return [*done, *((member, asked) for member in sorted(room.connections()))]
+
+    def _answer(self, conn: ConnId, message: m.Answer) -> Outbox:
+        room = self._find(conn, message.room)
+        proposal = room.proposal
+        if proposal is None or proposal.id != message.proposal:
+            raise _error(ErrorCode.NO_SUCH_PROPOSAL, "no such proposal waits in this room")
+        seat = room.seat_of(conn)
+        if seat is None or seat.colour not in proposal.waiting:
+            raise _error(ErrorCode.NO_SUCH_PROPOSAL, "that proposal waits for no answer of yours")
+        done: Outbox = [(conn, m.Ok(id=message.id))]
+        if not message.accept:
+            return [*done, *self._end_proposal(room, "declined", seat.colour)]
+        proposal.waiting.discard(seat.colour)
+        if proposal.waiting:
+            return done
+        ended = self._end_proposal(room, "accepted", None)
+        self._carry_out(room, proposal.kind, proposal.keep, proposal.board)
+        return [*done, *ended, *self._broadcast_view(room)]
+
+    def _end_proposal(self, room: Room, outcome: str, by: str | None) -> Outbox:
+        proposal = room.proposal
+        assert proposal is not None
+        room.proposal = None
+        self._changed.add(room.id)
+        ended = m.ProposalEnded(
+            room=room.id, proposal=proposal.id, kind=proposal.kind, outcome=outcome, by=by
+        )
+        return [(member, ended) for member in sorted(room.connections())]
+
+    @staticmethod
+    def _carry_out(room: Room, kind: str, keep: int, board: int | None) -> None:
+        if kind == "undo":
+            manage.rewind(room, keep)
+        else:
+            manage.restart(room, board)
+
+    def _chat(self, conn: ConnId, message: m.Chat) -> Outbox:
+        """A line of chat to everyone in the room, from a member."""
+        room = self._find(conn, message.room)
+        if conn not in room.connections():
+            raise _error(ErrorCode.NOT_IN_ROOM, "join or watch the room to chat in it")
+        seat = room.seat_of(conn)
+        line = m.ChatLine(
+            room=room.id,
+            name=self.names[conn],
+            seat=seat.colour if seat else None,
+            text=message.text,
+        )
+        told = [(member, line) for member in sorted(room.connections())]
+        return [(conn, m.Ok(id=message.id)), *told]
 
     def _hint(self, conn: ConnId, message: m.Hint) -> Outbox:
         _, _, state = self._own_turn(conn, message.room, "hints")
@@ -572,6 +714,8 @@ class Lobby:
             if room.empty_since is not None and now - room.empty_since >= self.limits.idle_close:
                 self._close(room)
                 continue
+            if room.proposal is not None and now >= room.proposal.expires_at:
+                outbox += self._end_proposal(room, "expired", None)
             if room.status is Status.PLAYING and self._stand_in(room, now):
                 outbox += self._broadcast_view(room)
         return outbox
@@ -605,6 +749,8 @@ class Lobby:
         for room_id in sorted(changed):
             room = self.rooms.get(room_id)
             if room is None or room.status is not Status.PLAYING or room.state is None:
+                continue
+            if room.proposal is not None:
                 continue
             seat = room.seats[room.state.to_move]
             if seat.plays_as_bot:

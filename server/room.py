@@ -69,6 +69,24 @@ class Seat:
 
 
 @dataclass
+class Proposal:
+    """An undo or new game waiting for the other people in the room to agree."""
+
+    id: str
+    kind: str
+    """`undo` or `new_game`."""
+    by: str
+    """The colour of the seat that asked."""
+    waiting: set[str]
+    """The colours that have not yet agreed."""
+    expires_at: float
+    keep: int = 0
+    """For an undo: how many moves stay."""
+    board: int | None = None
+    """For a new game: the board number asked for, if any."""
+
+
+@dataclass
 class Room:
     """A room and its game; the lobby changes it only after every check has passed."""
 
@@ -93,6 +111,9 @@ class Room:
     state: State[Any] | None = None
     moves: list[str] = field(default_factory=list)
     version: int = 0
+    undone: int = 0
+    """Moves taken back since the last move was played."""
+    proposal: Proposal | None = None
     empty_since: float | None = None
     _observed: tuple[State[Any] | None, dict[int | None, dict[str, Any]]] = field(
         default_factory=lambda: (None, {}), repr=False, compare=False

@@ -26,6 +26,10 @@ VALID: dict[str, dict[str, Any]] = {
     "hint": {"room": ROOM, "kind": "best"},
     "show_thinking": {"room": ROOM, "on": True},
     "suggest": {"room": ROOM},
+    "undo": {"room": ROOM},
+    "new_game": {"room": ROOM},
+    "answer": {"room": ROOM, "proposal": "p1", "accept": True},
+    "chat": {"room": ROOM, "text": "hello"},
 }
 """The smallest valid map of each client message, without its `type`."""
 
@@ -43,6 +47,7 @@ OPTIONAL: dict[str, dict[str, Any]] = {
     "set_seat": {"level": "easy"},
     "fill_bots": {"level": "easy"},
     "suggest": {"think_ms": 2500},
+    "new_game": {"board": 12},
 }
 """A valid value for each optional field."""
 
@@ -56,9 +61,15 @@ INTEGER_FIELDS = [
     ("create_room", "bot_think_ms"),
     ("move", "version"),
     ("suggest", "think_ms"),
+    ("new_game", "board"),
 ]
 CHOICE_FIELDS = [("set_seat", "holder"), ("hint", "kind")]
-OTHER_FIELDS = [("create_room", "options"), ("create_room", "public"), ("show_thinking", "on")]
+OTHER_FIELDS = [
+    ("create_room", "options"),
+    ("create_room", "public"),
+    ("show_thinking", "on"),
+    ("answer", "accept"),
+]
 STRING_FIELDS = [
     field for field in ALL_FIELDS if field not in INTEGER_FIELDS + CHOICE_FIELDS + OTHER_FIELDS
 ]
@@ -174,6 +185,8 @@ TEXT_BOUNDS = [
     *[(kind, "room", 8, 32) for kind in ROOM_REF_TYPES],
     ("join", "token", 22, 64),
     ("move", "move", 1, 64),
+    ("answer", "proposal", 1, 32),
+    ("chat", "text", 1, 300),
     ("list_rooms", "id", 1, 64),
     ("move", "id", 1, 64),
 ]

@@ -72,6 +72,10 @@ CLIENT_SAMPLES: list[m.ClientMessage] = [
     m.Hint(id=MAX_SAFE_INTEGER, room=ROOM, kind="possible"),
     m.ShowThinking(id=9, room=ROOM, on=True),
     m.Suggest(id=10, room=ROOM, think_ms=2500),
+    m.Undo(id=11, room=ROOM),
+    m.NewGame(id=12, room=ROOM, board=99),
+    m.Answer(id=13, room=ROOM, proposal="p1", accept=False),
+    m.Chat(id=14, room=ROOM, text="good game! \u00e9\u00e8 \U0001f642"),
 ]
 
 SEARCH = {"move": "e3", "line": ["e3", "f4", "c4"], "score": -35, "depth": 3, "nodes": 1822}
@@ -92,6 +96,9 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
     m.HintReply(id=4, kind="possible", moves=["a2", "e3", "n3", "c4", "k4", "m5", "n7"]),
     m.Thinking(room=ROOM, version=3, seat="green", of="bot", search=SEARCH),
     m.Suggestion(id=6, room=ROOM, version=3, search=SEARCH | {"forced": -12}),
+    m.Proposal(room=ROOM, proposal="p1", kind="undo", by="red", asked=["blue"], expires_in=30),
+    m.ProposalEnded(room=ROOM, proposal="p1", kind="undo", outcome="declined", by="blue"),
+    m.ChatLine(room=ROOM, name="Ann", seat="blue", text="well played"),
     m.Error(
         id=5,
         code="stale_version",

@@ -1,0 +1,70 @@
+"""Taking moves back and starting again: what undo and new game do to a room's game.
+
+Pure functions of a room; the lobby decides who may ask and whose consent it takes.
+"""
+
+import secrets
+from typing import Any, Final
+
+from parlour.rules import State
+from parlour.rules.dealing import MAX_BOARD_NUMBER
+
+from .room import Room, Status
+
+MAX_UNDONE: Final = 40
+"""Moves that may be taken back one after another, as Tripppin allowed."""
+
+
+def movers(room: Room) -> list[int]:
+    """The seat that made each move so far, in order."""
+    state: State[Any] = room.initial
+    seats = []
+    for move in room.moves:
+        seats.append(state.to_move)
+        state = state.play_text(move)
+    return seats
+
+
+def undo_point(room: Room, seat: int) -> int | None:
+    """How many moves stay when `seat` takes back its last move and every move after it;
+    None if it has made none, or taking them back would go past the limit."""
+    made = movers(room)
+    last = next((ply for ply in range(len(made) - 1, -1, -1) if made[ply] == seat), None)
+    if last is None or room.undone + len(made) - last > MAX_UNDONE:
+        return None
+    return last
+
+
+def others_taken_back(room: Room, keep: int, seat: int) -> set[int]:
+    """The seats other than `seat` whose moves going back to `keep` would take back."""
+    return {mover for mover in movers(room)[keep:] if mover != seat}
+
+
+def rewind(room: Room, keep: int) -> None:
+    """Take the game back to its first `keep` moves, as a new version of the room."""
+    state: State[Any] = room.initial
+    for move in room.moves[:keep]:
+        state = state.play_text(move)
+    room.undone += len(room.moves) - keep
+    room.moves = room.moves[:keep]
+    room.state = state
+    room.status = Status.PLAYING
+    room.version += 1
+
+
+def restart(room: Room, board: int | None = None) -> None:
+    """A new game with the same seats and levels: a new deal (or the board asked for), and
+    where a seat was named to move first, the next seat moves first this time."""
+    options = dict(room.options)
+    first = options.get("first")
+    seats = room.game.seats
+    if first in seats:
+        options["first"] = seats[(seats.index(first) + 1) % len(seats)]
+    room.board = board if board is not None else secrets.randbelow(MAX_BOARD_NUMBER)
+    room.options = room.game.resolve_options(options)
+    room.initial = room.game.new(room.options, seed=room.board)
+    room.state = room.initial
+    room.moves = []
+    room.undone = 0
+    room.status = Status.PLAYING
+    room.version += 1
