@@ -12,13 +12,14 @@ from typing import Any, ClassVar
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Header, Label, RichLog, Static
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Footer, Header, Input, Label, RichLog, Static
 
 from parlour.protocol import messages as m
+from parlour.protocol.messages import MAX_CHAT
 
 from .connection import Connection, ConnectionLostError, Dropped, Event, Reconnected, RefusedError
-from .room import RoomModel, levels_in, middle_level, title
+from .room import RoomModel, chat_words, levels_in, middle_level, title
 from .widgets import BoardView, SeatsPanel
 
 SUGGEST_MS = 2000
@@ -27,8 +28,6 @@ LOBBY_REFRESH_SECONDS = 3.0
 UNCLAIMED_KEPT = 64
 LATER = "comes with game management in a later version of Parlour"
 LATER_KEYS = {
-    "undo": "Undo",
-    "new_game": "New game",
     "save": "Save",
     "load": "Load",
     "score_card": "The score card",
@@ -55,8 +54,8 @@ class RoomScreen(Screen[None]):
         Binding("b", "hint('best')", "Best"),
         Binding("s", "suggest", "Suggest"),
         Binding("t", "thinking", "Thinking"),
-        Binding("u", "later('undo')", "Undo"),
-        Binding("n", "later('new_game')", "New"),
+        Binding("u", "undo", "Undo"),
+        Binding("n", "new_game", "New"),
         Binding("v", "later('save')", "Save"),
         Binding("l", "later('load')", "Load"),
         Binding("c", "later('score_card')", "Card"),
@@ -90,6 +89,9 @@ class RoomScreen(Screen[None]):
                 yield Label("", id="invite")
                 yield Static("", id="thoughts")
                 yield RichLog(id="log", max_lines=200, wrap=True)
+                yield Input(
+                    placeholder="Say something (Enter sends)", id="chat", max_length=MAX_CHAT
+                )
         yield Static("", id="status")
         yield Footer()
 
@@ -139,13 +141,41 @@ class RoomScreen(Screen[None]):
         moved = self.room.version != before
         if moved:
             self.flash = ""
-            if self.composed:
-                self.query_one("#log", RichLog).write(self.room.news)
+            self.log_line(self.room.news)
+        self._follow(event)
         if self.room.stale:
             self.run_worker(self._refresh(), group="refresh", exclusive=True)
         self.redraw(board=moved or isinstance(event, m.RoomView))
         if self.room.my_turn and not was_my_turn:
             self.app.bell()
+
+    def _follow(self, event: m.ServerMessage) -> None:
+        """What a message asks of the screen beyond redrawing: chat, proposals."""
+        if isinstance(event, m.ChatLine):
+            self.log_line(chat_words(event))
+        elif isinstance(event, m.Proposal):
+            self.log_line(self.room.news)
+            if self.room.asks_me:
+                self.app.bell()
+                self.app.push_screen(ProposalScreen(self.room.news), self._answer(event))
+        elif isinstance(event, m.ProposalEnded):
+            self.log_line(self.room.news)
+            if isinstance(self.app.screen, ProposalScreen):
+                self.app.pop_screen()
+
+    def _answer(self, proposal: m.Proposal) -> Callable[[bool | None], None]:
+        def send(accept: bool | None) -> None:
+            if self.room.proposal is not None and self.room.proposal.proposal == proposal.proposal:
+                answer = m.Answer(
+                    room=self.room.ref, proposal=proposal.proposal, accept=bool(accept)
+                )
+                self._request(answer, lambda _: None)
+
+        return send
+
+    def log_line(self, text: str) -> None:
+        if self.composed and text:
+            self.query_one("#log", RichLog).write(text)
 
     def say(self, text: str, *, error: bool = False) -> None:
         self.flash = text
@@ -212,6 +242,19 @@ class RoomScreen(Screen[None]):
 
         self._request(m.ShowThinking(room=self.room.ref, on=on), done)
 
+    def action_undo(self) -> None:
+        self._request(m.Undo(room=self.room.ref), lambda _: None)
+
+    def action_new_game(self) -> None:
+        self._request(m.NewGame(room=self.room.ref), lambda _: None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.clear()
+        if text:
+            self._request(m.Chat(room=self.room.ref, text=text), lambda _: None)
+        self.query_one(BoardView).focus()
+
     def action_later(self, feature: str) -> None:
         self.say(f"{LATER_KEYS[feature]} {LATER}.")
 
@@ -272,6 +315,29 @@ class RoomScreen(Screen[None]):
             self.show_thinking = False
             self.action_thinking()
         self.redraw(board=True)
+
+
+class ProposalScreen(ModalScreen[bool]):
+    """Another person asks to take back a move or start again: agree or not."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "dismiss(True)", "Agree"),
+        Binding("escape", "dismiss(False)", "Decline"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="question"):
+            yield Label(self.question)
+            with Horizontal():
+                yield Button("Agree (Y)", id="agree", variant="success")
+                yield Button("Decline (Esc)", id="decline", variant="error")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "agree")
 
 
 class LobbyScreen(Screen[None]):
@@ -395,6 +461,10 @@ class ParlourApp(App[None]):
     #thoughts { height: auto; min-height: 2; }
     #log { height: 1fr; }
     #status { height: 2; background: $panel; padding: 0 1; }
+    #chat { height: 3; }
+    ProposalScreen { align: center middle; }
+    #question { width: 60; height: auto; padding: 1 2; border: thick $accent; background: $panel; }
+    #question Horizontal { height: auto; margin-top: 1; }
     .heading { text-style: bold; }
     """
 

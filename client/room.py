@@ -7,6 +7,24 @@ from typing import Any
 
 from parlour.protocol import messages as m
 
+PROPOSALS = {"undo": "to take back a move", "new_game": "to start a new game"}
+
+
+def ended_words(ended: m.ProposalEnded) -> str:
+    """How a proposal ended, in words."""
+    what = PROPOSALS[ended.kind].removeprefix("to ")
+    if ended.outcome == "accepted":
+        return f"Agreed: {what}."
+    if ended.outcome == "declined" and ended.by:
+        return f"{title(ended.by)} declined {what}."
+    return f"No answer in time: no {'undo' if ended.kind == 'undo' else 'new game'}."
+
+
+def chat_words(line: m.ChatLine) -> str:
+    """A chat line as the log shows it."""
+    who = line.name if line.seat is None else f"{line.name} ({title(line.seat)})"
+    return f"{who}: {line.text}"
+
 
 def title(colour: str) -> str:
     """A colour as a name: `blue` is Blue."""
@@ -64,6 +82,8 @@ class RoomModel:
     thinking_of: str = ""
     stale: bool = False
     """An update was missed: the room should be fetched again."""
+    proposal: m.Proposal | None = None
+    """An undo or new game waiting for answers."""
 
     @classmethod
     def joined(cls, message: m.Joined, ref: str | None = None) -> "RoomModel":
@@ -112,6 +132,11 @@ class RoomModel:
         return None if observation is None else observation.get("to_move")
 
     @property
+    def asks_me(self) -> bool:
+        """Whether an open proposal waits for this seat's answer."""
+        return self.proposal is not None and self.seat in self.proposal.asked
+
+    @property
     def my_turn(self) -> bool:
         return self.status == "playing" and self.seat is not None and self.to_move == self.seat
 
@@ -132,6 +157,14 @@ class RoomModel:
                     self.thinking_of = who
             case m.Suggestion() if message.room == self.room_id:
                 self.thinking, self.thinking_of = message.search, "suggestion"
+            case m.Proposal() if message.room == self.room_id:
+                self.proposal = message
+                self.news = f"{title(message.by)} asks {PROPOSALS[message.kind]}."
+            case m.ProposalEnded() if message.room == self.room_id:
+                self.proposal = None
+                self.news = ended_words(message)
+            case m.ChatLine() if message.room == self.room_id:
+                pass
             case m.SeatChanged() if message.room == self.room_id:
                 self.seat = self.token = None
                 self.host = False

@@ -5,9 +5,9 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import ListItem, Select, Static
+from textual.widgets import ListItem, RichLog, Select, Static
 
-from parlour.client.app import LobbyScreen, ParlourApp, RoomScreen
+from parlour.client.app import LobbyScreen, ParlourApp, ProposalScreen, RoomScreen
 from parlour.client.boards.base import Board
 from parlour.client.connection import Connection
 from parlour.client.room import RoomModel
@@ -343,3 +343,59 @@ async def test_escape_drops_the_pieces_picked_for_an_oubliette_move(
         await click_square(pilot, app, "d4")
         await until(pilot, lambda: screen_of(app).room.version >= 1, "the move was played")
         assert screen_of(app).room.view["moves"][0] == "c4 nw"
+
+
+async def test_u_takes_back_my_move_and_the_computers_reply(connection: Connection) -> None:
+    room = await seated(connection, "othello", "black", bots="easy")
+    legal = room.observation["legal_moves"]  # type: ignore[index]
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        await click_square(pilot, app, legal[0])
+        await until(pilot, lambda: len(screen_of(app).room.view["moves"]) == 2, "white replied")
+        await pilot.press("u")
+        await until(pilot, lambda: screen_of(app).room.view["moves"] == [], "both went back")
+        assert screen_of(app).room.my_turn
+    assert (await room_view(connection, room))["moves"] == []
+
+
+async def test_chat_typed_in_the_room_reaches_its_log(connection: Connection) -> None:
+    room = await seated(connection, "othello", "black", bots="easy")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        await pilot.click("#chat")
+        await pilot.press(*"good luck", "enter")
+        log = screen_of(app).query_one("#log", RichLog)
+        await until(
+            pilot,
+            lambda: any("ann (Black): good luck" in line.text for line in log.lines),
+            "the line came back",
+        )
+        assert screen_of(app).room.view["moves"] == []
+
+
+async def test_another_persons_undo_is_agreed_to_in_a_dialog(
+    connection: Connection, url: str
+) -> None:
+    room = await seated(connection, "othello", "black")
+    bob = await Connection.open(url, "bob")
+    try:
+        await bob.request(m.Join(room=room.ref, seat="white"))
+        await connection.request(m.Start(room=room.ref))
+        app = ParlourApp(connection, room)
+        async with app.run_test(size=SCREEN) as pilot:
+            await until(pilot, lambda: screen_of(app).room.my_turn, "it was black's turn")
+            legal = screen_of(app).room.observation["legal_moves"]  # type: ignore[index]
+            await click_square(pilot, app, legal[0])
+            await until(pilot, lambda: screen_of(app).room.version == 1, "black moved")
+            white = (await room_view(bob, room))["state"]["legal_moves"][0]
+            await bob.request(m.Move(room=room.ref, version=1, move=white))
+            await until(pilot, lambda: screen_of(app).room.version == 2, "white moved")
+            await bob.request(m.Undo(room=room.ref))
+            await until(pilot, lambda: isinstance(app.screen, ProposalScreen), "it asked ann")
+            await pilot.press("y")
+            await until(
+                pilot, lambda: screen_of(app).room.view["moves"] == [legal[0]], "it went back"
+            )
+            assert "Agreed" in status_text(app)
+    finally:
+        await bob.close()
