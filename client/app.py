@@ -18,6 +18,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Ric
 from parlour.protocol import messages as m
 from parlour.protocol.messages import MAX_CHAT
 
+from .cards import ScoreCardScreen
 from .connection import Connection, ConnectionLostError, Dropped, Event, Reconnected, RefusedError
 from .room import RoomModel, chat_words, levels_in, middle_level, title
 from .widgets import BoardView, SeatsPanel
@@ -30,7 +31,6 @@ LATER = "comes with game management in a later version of Parlour"
 LATER_KEYS = {
     "save": "Save",
     "load": "Load",
-    "score_card": "The score card",
 }
 
 
@@ -58,7 +58,7 @@ class RoomScreen(Screen[None]):
         Binding("n", "new_game", "New"),
         Binding("v", "later('save')", "Save"),
         Binding("l", "later('load')", "Load"),
-        Binding("c", "later('score_card')", "Card"),
+        Binding("c", "score_card", "Card"),
         Binding("m", "sound", "Sound"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -241,6 +241,16 @@ class RoomScreen(Screen[None]):
             self.say("Showing the computer's thinking." if on else "Thinking hidden.")
 
         self._request(m.ShowThinking(room=self.room.ref, on=on), done)
+
+    def action_score_card(self) -> None:
+        board = self.room.view.get("options", {}).get("board")
+        preset = board if isinstance(board, str) else None
+
+        def show(answer: m.ServerMessage) -> None:
+            if isinstance(answer, m.ScoreCardReply):
+                self.app.push_screen(ScoreCardScreen(answer))
+
+        self._request(m.ScoreCard(game=self.room.game, preset=preset), show)
 
     def action_undo(self) -> None:
         self._request(m.Undo(room=self.room.ref), lambda _: None)
@@ -462,8 +472,13 @@ class ParlourApp(App[None]):
     #log { height: 1fr; }
     #status { height: 2; background: $panel; padding: 0 1; }
     #chat { height: 3; }
-    ProposalScreen { align: center middle; }
-    #question { width: 60; height: auto; padding: 1 2; border: thick $accent; background: $panel; }
+    ProposalScreen, ScoreCardScreen { align: center middle; }
+    #card, #question {
+        height: auto; padding: 1 2; border: thick $accent; background: $panel;
+    }
+    #card { width: 72; max-height: 90%; }
+    #card DataTable { height: auto; max-height: 12; margin-bottom: 1; }
+    #question { width: 60; }
     #question Horizontal { height: auto; margin-top: 1; }
     .heading { text-style: bold; }
     """

@@ -218,6 +218,13 @@ class Chat(Message):
     text: str = spec(Text(1, MAX_CHAT))
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ScoreCard(Message):
+    TYPE = "score_card"
+    game: str = spec(GAME_NAME)
+    preset: str | None = spec(Text(1, 32), None)
+
+
 # Server to client.
 
 
@@ -336,6 +343,18 @@ class ChatLine(Message):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class ScoreCardReply(Message):
+    TYPE = "score_card"
+    game: str = spec(STR)
+    preset: str | None = spec(STR, None)
+    games: int = spec(INT)
+    stood_in: int = spec(INT)
+    colours: list[Any] = spec(ANY)
+    players: list[Any] = spec(ANY)
+    best: dict[str, Any] | None = spec(ANY, None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Error(Message):
     TYPE = "error"
     code: str = spec(STR)
@@ -368,6 +387,7 @@ ClientMessage = (
     | NewGame
     | Answer
     | Chat
+    | ScoreCard
 )
 ServerMessage = (
     Welcome
@@ -384,6 +404,7 @@ ServerMessage = (
     | Proposal
     | ProposalEnded
     | ChatLine
+    | ScoreCardReply
     | Error
 )
 
@@ -408,6 +429,7 @@ CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
         NewGame,
         Answer,
         Chat,
+        ScoreCard,
     )
 }
 SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
@@ -427,6 +449,7 @@ SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
         Proposal,
         ProposalEnded,
         ChatLine,
+        ScoreCardReply,
         Error,
     )
 }

@@ -40,7 +40,7 @@ from .records import RecordError, restore_room, room_record
 from .room import ConnId, Status
 from .routes import http_router
 from .store import FILE_NAME as STORE_FILE
-from .store import Store
+from .store import MEMORY, Store
 from .workers import BotWorkers, Report, SearchError, Think
 
 log = logging.getLogger("parlour.server")
@@ -114,6 +114,9 @@ class ParlourServer:
         if config.data_dir is not None:
             self.store = Store(config.data_dir / STORE_FILE)
             self._restore(self.store)
+        else:
+            self.store = Store(MEMORY)
+        self.lobby.score_cards = self.store.score_card
         self._workers = BotWorkers(
             config.bot_workers, config.think, config.bot_grace, self.metrics
         )
@@ -147,13 +150,14 @@ class ParlourServer:
         """Store every room the lobby changed, before anyone is told of the change."""
         if self.store is None:
             return
-        rooms, closed = self.lobby.take_unsaved()
-        if not rooms and not closed:
+        unsaved = self.lobby.take_unsaved()
+        if not (unsaved.rooms or unsaved.closed or unsaved.results):
             return
+        records = [room_record(room) for room in unsaved.rooms]
         try:
-            self.store.save([room_record(room) for room in rooms], closed)
+            self.store.save(records, unsaved.closed, unsaved.results)
         except Exception:
-            log.exception("could not store %d room(s); they go on in memory", len(rooms))
+            log.exception("could not store %d room(s); they go on in memory", len(records))
             self.metrics.store_failures.inc()
 
     async def _listen(self) -> Server:

@@ -19,6 +19,7 @@ from parlour.rules.dealing import MAX_BOARD_NUMBER
 
 from . import manage
 from .room import ConnId, Holder, Proposal, Room, Seat, Status
+from .scores import Result, result_of
 
 Outbox = list[tuple[ConnId, m.ServerMessage]]
 
@@ -59,6 +60,15 @@ class SuggestionAsked:
     state: State[Any]
 
 
+@dataclass(frozen=True, slots=True)
+class Unsaved:
+    """What must be stored before anyone is told of it."""
+
+    rooms: list[Room]
+    closed: list[str]
+    results: list[Result]
+
+
 @dataclass
 class Limits:
     max_rooms: int = MAX_ROOMS
@@ -90,6 +100,10 @@ class Lobby:
     """Rooms changed since `take_unsaved` last looked: what must be stored before anyone
     is told."""
     _closed: set[str] = field(default_factory=set, repr=False)
+    _results: list[Result] = field(default_factory=list, repr=False)
+    """Games finished since `take_unsaved` last looked, for the score cards."""
+    score_cards: Callable[[str, str | None], dict[str, Any]] | None = None
+    """Reads a game's score card (from the server's database)."""
     _asked: list[SuggestionAsked] = field(default_factory=list, repr=False)
     suggesting: set[ConnId] = field(default_factory=set)
     """Connections with a suggestion being searched: one each at a time."""
@@ -136,6 +150,8 @@ class Lobby:
                 return self._answer(conn, message)
             case m.Chat():
                 return self._chat(conn, message)
+            case m.ScoreCard():
+                return self._score_card(conn, message)
 
     # Connections.
 
@@ -246,12 +262,14 @@ class Lobby:
             self._register(room)
             self._changed.add(room.id)
 
-    def take_unsaved(self) -> tuple[list[Room], list[str]]:
-        """The rooms changed and the ids of rooms closed since the last call."""
+    def take_unsaved(self) -> Unsaved:
+        """The rooms changed, the ids of rooms closed and the games finished since the last
+        call."""
         unsaved, self._unsaved = self._unsaved, set()
         closed, self._closed = self._closed, set()
+        results, self._results = self._results, []
         rooms = [self.rooms[room_id] for room_id in sorted(unsaved) if room_id in self.rooms]
-        return rooms, sorted(closed)
+        return Unsaved(rooms, sorted(closed), results)
 
     def _new_room_id(self) -> str:
         while True:
@@ -467,6 +485,7 @@ class Lobby:
         room.undone = 0
         if after.is_over:
             room.status = Status.FINISHED
+            self._results.append(result_of(room))
         passed = [room.seats[index].colour for index in after.passed]
         self._changed.add(room.id)
         self._unsaved.add(room.id)
@@ -619,6 +638,17 @@ class Lobby:
         told = [(member, line) for member in sorted(room.connections())]
         return [(conn, m.Ok(id=message.id)), *told]
 
+    def _score_card(self, conn: ConnId, message: m.ScoreCard) -> Outbox:
+        """A game's wins, losses and ties, by colour and by player, and its best score."""
+        game = GAMES.get(message.game)
+        if game is None:
+            raise _error(ErrorCode.NO_SUCH_GAME, f"there is no game '{message.game}'")
+        if self.score_cards is None:
+            raise _error(ErrorCode.INTERNAL, "this server keeps no score cards")
+        card = self.score_cards(game.name, message.preset)
+        reply = m.ScoreCardReply(id=message.id, game=game.name, preset=message.preset, **card)
+        return [(conn, reply)]
+
     def _hint(self, conn: ConnId, message: m.Hint) -> Outbox:
         _, _, state = self._own_turn(conn, message.room, "hints")
         moves = state.legal_moves() if message.kind == "possible" else state.best_moves()
@@ -733,6 +763,7 @@ class Lobby:
                 and now - away >= room.standin_after
             ):
                 seat.holder, seat.level = Holder.STANDIN, levels_for(room.game.name)[-1]
+                room.stood_in.add(seat.colour)
                 changed = True
         return changed
 

@@ -9,7 +9,7 @@ from typing import Any, Final
 from parlour.rules import State
 from parlour.rules.dealing import MAX_BOARD_NUMBER
 
-from .room import Room, Status
+from .room import Holder, Room, Status
 
 MAX_UNDONE: Final = 40
 """Moves that may be taken back one after another, as Tripppin allowed."""
@@ -66,5 +66,6 @@ def restart(room: Room, board: int | None = None) -> None:
     room.state = room.initial
     room.moves = []
     room.undone = 0
+    room.stood_in = {seat.colour for seat in room.seats if seat.holder is Holder.STANDIN}
     room.status = Status.PLAYING
     room.version += 1

@@ -35,6 +35,7 @@ def room_record(room: Room) -> dict[str, Any]:
         "status": room.status.value,
         "version": room.version,
         "moves": list(room.moves),
+        "stood_in": sorted(room.stood_in),
         "seats": [
             {
                 "colour": seat.colour,
@@ -97,6 +98,7 @@ def _restore(record: dict[str, Any], now: float) -> Room:
         state=state,
         moves=moves,
         version=int(record["version"]),
+        stood_in={str(colour) for colour in record.get("stood_in", [])},
         empty_since=now,
     )
 

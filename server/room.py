@@ -114,6 +114,8 @@ class Room:
     undone: int = 0
     """Moves taken back since the last move was played."""
     proposal: Proposal | None = None
+    stood_in: set[str] = field(default_factory=set)
+    """Colours a bot has stood in for during this game."""
     empty_since: float | None = None
     _observed: tuple[State[Any] | None, dict[int | None, dict[str, Any]]] = field(
         default_factory=lambda: (None, {}), repr=False, compare=False

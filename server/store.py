@@ -18,11 +18,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from .scores import Result, initials
+
 log = logging.getLogger("parlour.server")
 
 FILE_NAME: Final = "parlour.sqlite3"
+MEMORY: Final = Path(":memory:")
+"""A database that lives and dies with the server: for a server given no data directory."""
 MIGRATIONS: Final = (
     ("CREATE TABLE rooms (id TEXT PRIMARY KEY, record TEXT NOT NULL, saved_at REAL NOT NULL)",),
+    (
+        "CREATE TABLE results (id INTEGER PRIMARY KEY, room TEXT NOT NULL, game TEXT NOT NULL,"
+        " preset TEXT NOT NULL, board INTEGER NOT NULL, moves INTEGER NOT NULL,"
+        " stood_in INTEGER NOT NULL, finished_at REAL NOT NULL)",
+        "CREATE INDEX results_by_game ON results (game, preset)",
+        "CREATE TABLE result_seats (result INTEGER NOT NULL REFERENCES results (id),"
+        " colour TEXT NOT NULL, kind TEXT NOT NULL, name TEXT, level TEXT,"
+        " outcome TEXT NOT NULL, score INTEGER NOT NULL)",
+        "CREATE INDEX result_seats_by_result ON result_seats (result)",
+    ),
 )
 """Each entry's statements take the schema from the version of its index to the next."""
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -80,22 +94,86 @@ class Store:
             raise
         self._db.execute("COMMIT")
 
-    def save(self, records: Iterable[dict[str, Any]], closed: Iterable[str] = ()) -> None:
-        """Write changed rooms and forget closed ones, all in one transaction."""
+    def save(
+        self,
+        records: Iterable[dict[str, Any]],
+        closed: Iterable[str] = (),
+        results: Iterable[Result] = (),
+    ) -> None:
+        """Write changed rooms, forget closed ones and keep finished games' results, all in
+        one transaction."""
         now = time.time()
         rows = [
             (record["id"], json.dumps(record, separators=(",", ":")), now) for record in records
         ]
         gone = [(room_id,) for room_id in closed]
-        if not rows and not gone:
+        finished = list(results)
+        if not rows and not gone and not finished:
             return
         with self._transaction():
+            for result in finished:
+                self._add_result(result, now)
             self._db.executemany(
                 "INSERT INTO rooms (id, record, saved_at) VALUES (?, ?, ?) ON CONFLICT (id)"
                 " DO UPDATE SET record = excluded.record, saved_at = excluded.saved_at",
                 rows,
             )
             self._db.executemany("DELETE FROM rooms WHERE id = ?", gone)
+
+    def _add_result(self, result: Result, now: float) -> None:
+        cursor = self._db.execute(
+            "INSERT INTO results (room, game, preset, board, moves, stood_in, finished_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                result.room,
+                result.game,
+                result.preset,
+                result.board,
+                result.moves,
+                int(result.stood_in),
+                now,
+            ),
+        )
+        self._db.executemany(
+            "INSERT INTO result_seats (result, colour, kind, name, level, outcome, score)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (cursor.lastrowid, s.colour, s.kind, s.name, s.level, s.outcome, s.score)
+                for s in result.seats
+            ],
+        )
+
+    def score_card(self, game: str, preset: str | None) -> dict[str, Any]:
+        """Wins, losses and ties by colour and by player, and the best score by a person,
+        over the game's finished games (on one preset, or all)."""
+        where = "r.game = ?" + (" AND r.preset = ?" if preset is not None else "")
+        args: tuple[str, ...] = (game,) if preset is None else (game, preset)
+        games, stood_in = self._db.execute(
+            f"SELECT count(*), coalesce(sum(r.stood_in), 0) FROM results r WHERE {where}", args
+        ).fetchone()
+        joined = f"FROM result_seats s JOIN results r ON r.id = s.result WHERE {where}"
+        by_colour = self._db.execute(
+            f"SELECT s.colour, s.outcome, count(*) {joined} GROUP BY s.colour, s.outcome", args
+        ).fetchall()
+        by_player = self._db.execute(
+            "SELECT coalesce(s.name, 'computer, level ' || s.level), s.outcome, count(*)"
+            f" {joined} GROUP BY 1, s.outcome",
+            args,
+        ).fetchall()
+        best = self._db.execute(
+            f"SELECT s.name, s.score {joined} AND s.kind = 'human'"
+            " ORDER BY s.score DESC, r.finished_at ASC LIMIT 1",
+            args,
+        ).fetchone()
+        return {
+            "games": games,
+            "stood_in": stood_in,
+            "colours": _tally(by_colour, "colour"),
+            "players": _tally(by_player, "name"),
+            "best": None
+            if best is None
+            else {"name": best[0], "initials": initials(best[0]), "score": best[1]},
+        }
 
     def load(self) -> list[Stored]:
         """Every room written and not closed; a row that is not a readable record says so."""
@@ -113,3 +191,15 @@ class Store:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _tally(rows: Iterable[tuple[str, str, int]], key: str) -> list[dict[str, Any]]:
+    """Rows of (who, outcome, count) as a line per who: wins, losses, ties, games, win %."""
+    lines: dict[str, dict[str, Any]] = {}
+    for who, outcome, count in rows:
+        line = lines.setdefault(who, {key: who, "wins": 0, "losses": 0, "ties": 0})
+        line[{"win": "wins", "loss": "losses", "tie": "ties"}[outcome]] += count
+    for line in lines.values():
+        line["games"] = line["wins"] + line["losses"] + line["ties"]
+        line["win_percent"] = round(100 * line["wins"] / line["games"])
+    return sorted(lines.values(), key=lambda line: (-line["wins"], line[key]))

@@ -1,14 +1,16 @@
 """The terminal client driven by Textual's pilot against a real server on port 0."""
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import ListItem, RichLog, Select, Static
+from textual.widgets import DataTable, ListItem, RichLog, Select, Static
 
 from parlour.client.app import LobbyScreen, ParlourApp, ProposalScreen, RoomScreen
 from parlour.client.boards.base import Board
+from parlour.client.cards import ScoreCardScreen
 from parlour.client.connection import Connection
 from parlour.client.room import RoomModel
 from parlour.client.widgets import BoardView, SeatsPanel
@@ -399,3 +401,29 @@ async def test_another_persons_undo_is_agreed_to_in_a_dialog(
             assert "Agreed" in status_text(app)
     finally:
         await bob.close()
+
+
+async def test_c_shows_the_score_card_after_a_finished_game(connection: Connection) -> None:
+    room = await seated(connection, "othello", "black", bots="easy")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        screen = screen_of(app)
+        async with asyncio.timeout(60):
+            while screen.room.status != "finished":
+                if screen.room.my_turn:
+                    legal = screen.room.observation["legal_moves"]  # type: ignore[index]
+                    await click_square(pilot, app, legal[0])
+                await pilot.pause(0.05)
+        winners = screen.room.observation["winners"]  # type: ignore[index]
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, ScoreCardScreen), "the card showed")
+        card = app.screen
+        assert isinstance(card, ScoreCardScreen)
+        assert card.card.games == 1
+        black = next(line for line in card.card.colours if line["colour"] == "black")
+        won = winners == ["black"]
+        assert (black["wins"], black["games"]) == (int(won), 1)
+        rows = card.query_one("#by-player", DataTable)
+        assert rows.row_count == 2
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, RoomScreen), "the card closed")

@@ -30,6 +30,7 @@ VALID: dict[str, dict[str, Any]] = {
     "new_game": {"room": ROOM},
     "answer": {"room": ROOM, "proposal": "p1", "accept": True},
     "chat": {"room": ROOM, "text": "hello"},
+    "score_card": {"game": "tribolo"},
 }
 """The smallest valid map of each client message, without its `type`."""
 
@@ -48,6 +49,7 @@ OPTIONAL: dict[str, dict[str, Any]] = {
     "fill_bots": {"level": "easy"},
     "suggest": {"think_ms": 2500},
     "new_game": {"board": 12},
+    "score_card": {"preset": "abalone"},
 }
 """A valid value for each optional field."""
 
@@ -187,6 +189,7 @@ TEXT_BOUNDS = [
     ("move", "move", 1, 64),
     ("answer", "proposal", 1, 32),
     ("chat", "text", 1, 300),
+    ("score_card", "preset", 1, 32),
     ("list_rooms", "id", 1, 64),
     ("move", "id", 1, 64),
 ]

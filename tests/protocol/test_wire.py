@@ -76,6 +76,7 @@ CLIENT_SAMPLES: list[m.ClientMessage] = [
     m.NewGame(id=12, room=ROOM, board=99),
     m.Answer(id=13, room=ROOM, proposal="p1", accept=False),
     m.Chat(id=14, room=ROOM, text="good game! \u00e9\u00e8 \U0001f642"),
+    m.ScoreCard(id=15, game="oubliette", preset="abalone"),
 ]
 
 SEARCH = {"move": "e3", "line": ["e3", "f4", "c4"], "score": -35, "depth": 3, "nodes": 1822}
@@ -99,6 +100,16 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
     m.Proposal(room=ROOM, proposal="p1", kind="undo", by="red", asked=["blue"], expires_in=30),
     m.ProposalEnded(room=ROOM, proposal="p1", kind="undo", outcome="declined", by="blue"),
     m.ChatLine(room=ROOM, name="Ann", seat="blue", text="well played"),
+    m.ScoreCardReply(
+        id=15,
+        game="tribolo",
+        preset=None,
+        games=3,
+        stood_in=1,
+        colours=[{"colour": "blue", "wins": 2, "losses": 1, "ties": 0, "games": 3}],
+        players=[{"name": "Ann", "wins": 2, "losses": 1, "ties": 0, "games": 3}],
+        best={"name": "Ann", "initials": "ANN", "score": 44},
+    ),
     m.Error(
         id=5,
         code="stale_version",

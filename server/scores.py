@@ -1,0 +1,89 @@
+"""Finished games as score-card results: who held each seat, and how each seat came out.
+
+As Tribolo's "sCores": wins, losses and ties per colour and per player, a tie counted as a
+tie and never as a win, and the best score ever with the player's initials. A game where
+a bot stood in for a person who dropped out is marked, so a card can tell it apart.
+"""
+
+import re
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .room import Holder, Room
+
+STANDARD: Final = "standard"
+"""The preset of games without named boards."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    colour: str
+    kind: str
+    """`human`, `bot` or `standin` when the game ended."""
+    name: str | None
+    """The person's name; None for a bot."""
+    level: str | None
+    outcome: str
+    """`win`, `loss` or `tie`."""
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One finished game."""
+
+    room: str
+    game: str
+    preset: str
+    board: int
+    moves: int
+    stood_in: bool
+    """Whether a bot played for a dropped person at some time in the game."""
+    seats: tuple[SeatResult, ...]
+
+
+def preset_of(options: dict[str, Any]) -> str:
+    """The board preset a game was played on: its named board, if the game has them."""
+    board = options.get("board")
+    return str(board) if isinstance(board, str) else STANDARD
+
+
+def result_of(room: Room) -> Result:
+    """The result of `room`'s finished game."""
+    state = room.state
+    assert state is not None and state.is_over
+    winners = state.winners()
+    scores = state.scores()
+    seats = []
+    for index, seat in enumerate(room.seats):
+        outcome = "loss" if index not in winners else "win" if len(winners) == 1 else "tie"
+        person = seat.holder in (Holder.HUMAN, Holder.STANDIN)
+        seats.append(
+            SeatResult(
+                colour=seat.colour,
+                kind=seat.holder.value,
+                name=seat.name if person else None,
+                level=seat.level,
+                outcome=outcome,
+                score=scores[index],
+            )
+        )
+    return Result(
+        room=room.id,
+        game=room.game.name,
+        preset=preset_of(room.options),
+        board=room.board,
+        moves=len(room.moves),
+        stood_in=bool(room.stood_in),
+        seats=tuple(seats),
+    )
+
+
+def initials(name: str) -> str:
+    """A name's initials as a high-score table shows them: `Ann Lee` is AL, `ann` is ANN."""
+    words: list[str] = re.findall(r"\w+", name)
+    if not words:
+        return "?"
+    if len(words) == 1:
+        return words[0][:3].upper()
+    return "".join(word[0] for word in words[:3]).upper()
