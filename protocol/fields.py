@@ -18,6 +18,8 @@ class FieldSpec:
 
 
 JOINERS: Final = frozenset("\u200c\u200d")
+LINE_BREAKS: Final = str.maketrans("", "", "\n\r\t")
+"""What multi-line text may hold beyond a plain string: line feeds, returns and tabs."""
 """The zero-width non-joiner and joiner: format characters that names and emoji need."""
 
 
@@ -36,17 +38,19 @@ def _has_control(text: str) -> bool:
 
 @dataclass(frozen=True)
 class Text(FieldSpec):
-    """`str[a..b]`: a string of `lo` to `hi` code points with no control characters."""
+    """`str[a..b]`: a string of `lo` to `hi` code points with no control characters
+    (`lines[a..b]` with `lines`: line breaks and tabs allowed)."""
 
     lo: int
     hi: int
+    lines: bool = False
 
     def read(self, name: str, value: object) -> str:
         if not isinstance(value, str):
             raise bad_field(name, f"'{name}' must be a string")
         if not self.lo <= len(value) <= self.hi:
             raise bad_field(name, f"'{name}' must be {self.lo} to {self.hi} characters long")
-        if _has_control(value):
+        if _has_control(value.translate(LINE_BREAKS) if self.lines else value):
             raise bad_field(name, f"'{name}' must not hold control characters")
         return value
 

@@ -43,6 +43,11 @@ MAX_CHAT: Final = 300
 PROPOSAL_KINDS: Final = ("undo", "new_game")
 PROPOSAL_OUTCOMES: Final = ("accepted", "declined", "expired", "withdrawn")
 PROPOSAL_ID: Final = Text(1, 32)
+MAX_GAME_FILE: Final = 60_000
+"""Characters in a game file sent as text: well inside a 64 KiB frame."""
+GAME_FILE: Final = Text(1, MAX_GAME_FILE, lines=True)
+SAVE_NAME: Final = Text(1, 40)
+MAX_POSITION: Final = 4096
 
 ANY: Final = Anything()
 STR: Final = Text(0, 1 << 20)
@@ -111,6 +116,7 @@ class CreateRoom(Message):
     seat: str | None = spec(COLOUR, None)
     standin_after: int = spec(Integer(0, MAX_STANDIN_AFTER), DEFAULT_STANDIN_AFTER)
     bot_think_ms: int = spec(Integer(MIN_THINK_MS, MAX_THINK_MS), DEFAULT_THINK_MS)
+    position: str | None = spec(Text(1, MAX_POSITION), None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -223,6 +229,40 @@ class ScoreCard(Message):
     TYPE = "score_card"
     game: str = spec(GAME_NAME)
     preset: str | None = spec(Text(1, 32), None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ExportGame(Message):
+    TYPE = "export_game"
+    room: str = spec(ROOM_REF)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ImportGame(Message):
+    TYPE = "import_game"
+    room: str = spec(ROOM_REF)
+    text: str = spec(GAME_FILE)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SaveGame(Message):
+    TYPE = "save_game"
+    room: str = spec(ROOM_REF)
+    name: str = spec(SAVE_NAME)
+    replace: bool = spec(BOOL, False)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LoadGame(Message):
+    TYPE = "load_game"
+    room: str = spec(ROOM_REF)
+    name: str = spec(SAVE_NAME)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ListSaves(Message):
+    TYPE = "list_saves"
+    game: str | None = spec(GAME_NAME, None)
 
 
 # Server to client.
@@ -355,6 +395,19 @@ class ScoreCardReply(Message):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class GameFileText(Message):
+    TYPE = "game_file"
+    room: str = spec(STR)
+    text: str = spec(Text(0, 1 << 20, lines=True))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Saves(Message):
+    TYPE = "saves"
+    saves: list[Any] = spec(ANY)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Error(Message):
     TYPE = "error"
     code: str = spec(STR)
@@ -388,6 +441,11 @@ ClientMessage = (
     | Answer
     | Chat
     | ScoreCard
+    | ExportGame
+    | ImportGame
+    | SaveGame
+    | LoadGame
+    | ListSaves
 )
 ServerMessage = (
     Welcome
@@ -405,6 +463,8 @@ ServerMessage = (
     | ProposalEnded
     | ChatLine
     | ScoreCardReply
+    | GameFileText
+    | Saves
     | Error
 )
 
@@ -430,6 +490,11 @@ CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
         Answer,
         Chat,
         ScoreCard,
+        ExportGame,
+        ImportGame,
+        SaveGame,
+        LoadGame,
+        ListSaves,
     )
 }
 SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
@@ -450,6 +515,8 @@ SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
         ProposalEnded,
         ChatLine,
         ScoreCardReply,
+        GameFileText,
+        Saves,
         Error,
     )
 }

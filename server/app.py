@@ -116,7 +116,7 @@ class ParlourServer:
             self._restore(self.store)
         else:
             self.store = Store(MEMORY)
-        self.lobby.score_cards = self.store.score_card
+        self.lobby.archive = self.store
         self._workers = BotWorkers(
             config.bot_workers, config.think, config.bot_grace, self.metrics
         )

@@ -8,7 +8,7 @@ feeds it requests, disconnects, clock ticks and bots' moves, and sends what it r
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from parlour import __version__
 from parlour.bots import levels_for
@@ -16,10 +16,13 @@ from parlour.protocol import ErrorCode, ProtocolError
 from parlour.protocol import messages as m
 from parlour.rules import GAMES, IllegalMoveError, MalformedMoveError, RulesError, State
 from parlour.rules.dealing import MAX_BOARD_NUMBER
+from parlour.rules.gamefile import parse_game_file
 
 from . import manage
+from .manage import game_file_of
 from .room import ConnId, Holder, Proposal, Room, Seat, Status
 from .scores import Result, result_of
+from .store import Save
 
 Outbox = list[tuple[ConnId, m.ServerMessage]]
 
@@ -58,6 +61,15 @@ class SuggestionAsked:
     level: str
     budget: float
     state: State[Any]
+
+
+class Archive(Protocol):
+    """Where score cards are read and games are saved: the server's database."""
+
+    def score_card(self, game: str, preset: str | None) -> dict[str, Any]: ...
+    def put_save(self, save: Save, *, replace: bool) -> bool: ...
+    def get_save(self, name: str) -> tuple[str, str] | None: ...
+    def list_saves(self, game: str | None) -> list[dict[str, Any]]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +114,8 @@ class Lobby:
     _closed: set[str] = field(default_factory=set, repr=False)
     _results: list[Result] = field(default_factory=list, repr=False)
     """Games finished since `take_unsaved` last looked, for the score cards."""
-    score_cards: Callable[[str, str | None], dict[str, Any]] | None = None
-    """Reads a game's score card (from the server's database)."""
+    archive: Archive | None = None
+    """Score cards and saved games: the server's database."""
     _asked: list[SuggestionAsked] = field(default_factory=list, repr=False)
     suggesting: set[ConnId] = field(default_factory=set)
     """Connections with a suggestion being searched: one each at a time."""
@@ -152,6 +164,16 @@ class Lobby:
                 return self._chat(conn, message)
             case m.ScoreCard():
                 return self._score_card(conn, message)
+            case m.ExportGame():
+                return self._export_game(conn, message)
+            case m.ImportGame() | m.LoadGame():
+                return self._load_game(conn, message)
+            case m.SaveGame():
+                return self._save_game(conn, message)
+            case m.ListSaves():
+                return [
+                    (conn, m.Saves(id=message.id, saves=self._archive().list_saves(message.game)))
+                ]
 
     # Connections.
 
@@ -220,12 +242,19 @@ class Lobby:
             )
         if len(self.rooms) >= self.limits.max_rooms:
             raise _error(ErrorCode.SERVER_FULL, "the server holds as many rooms as it may")
+        if message.position is not None and message.board is not None:
+            raise _error(ErrorCode.BAD_OPTIONS, "give a board number or a position, not both")
         board = message.board if message.board is not None else secrets.randbelow(MAX_BOARD_NUMBER)
         try:
             options = game.resolve_options(message.options or {})
-            initial = game.new(options, seed=board)
+            if message.position is not None:
+                board, initial = 0, game.parse_position(message.position)
+            else:
+                initial = game.new(options, seed=board)
         except RulesError as error:
             raise _error(ErrorCode.BAD_OPTIONS, str(error)) from None
+        if initial.is_over:
+            raise _error(ErrorCode.BAD_OPTIONS, "that position is already the end of a game")
         room = Room(
             id=self._new_room_id(),
             code=None if message.public else self.secret(SECRET_BYTES),
@@ -240,6 +269,7 @@ class Lobby:
             bot_think_ms=message.bot_think_ms,
             initial=initial,
             seats=[Seat(colour) for colour in game.seats],
+            position=message.position,
         )
         self._register(room)
         self._unsaved.add(room.id)
@@ -643,11 +673,82 @@ class Lobby:
         game = GAMES.get(message.game)
         if game is None:
             raise _error(ErrorCode.NO_SUCH_GAME, f"there is no game '{message.game}'")
-        if self.score_cards is None:
-            raise _error(ErrorCode.INTERNAL, "this server keeps no score cards")
-        card = self.score_cards(game.name, message.preset)
+        card = self._archive().score_card(game.name, message.preset)
         reply = m.ScoreCardReply(id=message.id, game=game.name, preset=message.preset, **card)
         return [(conn, reply)]
+
+    def _archive(self) -> "Archive":
+        if self.archive is None:
+            raise _error(ErrorCode.INTERNAL, "this server keeps no score cards or saved games")
+        return self.archive
+
+    # Saving, loading, exporting and importing games.
+
+    def _export_game(self, conn: ConnId, message: m.ExportGame) -> Outbox:
+        """The room's game as a game file, for anyone in the room."""
+        room = self._member_room(conn, message.room)
+        if room.state is None:
+            raise _error(ErrorCode.NOT_STARTED, "the game has not started")
+        text = game_file_of(room).text()
+        return [(conn, m.GameFileText(id=message.id, room=room.id, text=text))]
+
+    def _save_game(self, conn: ConnId, message: m.SaveGame) -> Outbox:
+        """The room's game kept on the server under a name."""
+        room = self._member_room(conn, message.room)
+        if room.state is None:
+            raise _error(ErrorCode.NOT_STARTED, "the game has not started")
+        save = Save(
+            name=message.name,
+            game=room.game.name,
+            text=game_file_of(room).text(),
+            moves=len(room.moves),
+            saved_by=self.names[conn],
+        )
+        if not self._archive().put_save(save, replace=message.replace):
+            raise _error(ErrorCode.NAME_TAKEN, f"a game is saved as {message.name!r} already")
+        return [(conn, m.Ok(id=message.id))]
+
+    def _load_game(self, conn: ConnId, message: m.ImportGame | m.LoadGame) -> Outbox:
+        """A saved or sent game in place of the one just begun: as Tribolo's Load, only at
+        the start of a game (no person has moved; a bot's opening moves are replaced), by a
+        person seated or the host."""
+        room = self._find(conn, message.room)
+        seat = room.seat_of(conn)
+        if room.host_conn != conn and (seat is None or seat.holder is not Holder.HUMAN):
+            raise _error(ErrorCode.NOT_SEATED, "only a person in a seat or the host may load")
+        if (
+            room.status is not Status.PLAYING
+            or room.proposal is not None
+            or any(room.seats[mover].holder is Holder.HUMAN for mover in manage.movers(room))
+        ):
+            raise _error(
+                ErrorCode.NOT_AT_START,
+                "a game is loaded at the start of a game, before anyone has moved",
+            )
+        text = message.text if isinstance(message, m.ImportGame) else self._saved(message.name)
+        try:
+            loaded = parse_game_file(text)
+        except RulesError as error:
+            raise _error(ErrorCode.BAD_SAVE, f"that game cannot be loaded: {error}") from None
+        if loaded.game is not room.game:
+            raise _error(
+                ErrorCode.BAD_SAVE,
+                f"that is a game of {loaded.game.title}; this room plays {room.game.title}",
+            )
+        manage.load(room, loaded)
+        return [(conn, m.Ok(id=message.id)), *self._broadcast_view(room)]
+
+    def _saved(self, name: str) -> str:
+        found = self._archive().get_save(name)
+        if found is None:
+            raise _error(ErrorCode.NO_SUCH_SAVE, f"no game is saved as {name!r}")
+        return found[1]
+
+    def _member_room(self, conn: ConnId, ref: str) -> Room:
+        room = self._find(conn, ref)
+        if conn not in room.connections():
+            raise _error(ErrorCode.NOT_IN_ROOM, "join or watch the room first")
+        return room
 
     def _hint(self, conn: ConnId, message: m.Hint) -> Outbox:
         _, _, state = self._own_turn(conn, message.room, "hints")

@@ -8,8 +8,9 @@ from typing import Any, Final
 
 from parlour.rules import State
 from parlour.rules.dealing import MAX_BOARD_NUMBER
+from parlour.rules.gamefile import GameFile, game_file
 
-from .room import Holder, Room, Status
+from .room import Holder, Room, Seat, Status
 
 MAX_UNDONE: Final = 40
 """Moves that may be taken back one after another, as Tripppin allowed."""
@@ -61,6 +62,7 @@ def restart(room: Room, board: int | None = None) -> None:
     if first in seats:
         options["first"] = seats[(seats.index(first) + 1) % len(seats)]
     room.board = board if board is not None else secrets.randbelow(MAX_BOARD_NUMBER)
+    room.position = None
     room.options = room.game.resolve_options(options)
     room.initial = room.game.new(room.options, seed=room.board)
     room.state = room.initial
@@ -69,3 +71,35 @@ def restart(room: Room, board: int | None = None) -> None:
     room.stood_in = {seat.colour for seat in room.seats if seat.holder is Holder.STANDIN}
     room.status = Status.PLAYING
     room.version += 1
+
+
+def load(room: Room, loaded: GameFile) -> None:
+    """A game from a file in place of the room's: its start, options and moves."""
+    room.options = dict(loaded.options)
+    room.board = loaded.board or 0
+    room.position = loaded.position
+    room.initial = loaded.start()
+    room.moves = list(loaded.moves)
+    room.state = loaded.replay()
+    room.status = Status.FINISHED if room.state.is_over else Status.PLAYING
+    room.undone = 0
+    room.version += 1
+
+
+def game_file_of(room: Room) -> GameFile:
+    """The room's game as a game file, with who held the seats and any result."""
+    holders = "; ".join(f"{seat.colour}: {_holder(seat)}" for seat in room.seats)
+    tags = {"Seats": holders}
+    if room.state is not None and room.state.is_over:
+        scores = room.state.scores()
+        tags["Result"] = ", ".join(
+            f"{seat.colour} {score}" for seat, score in zip(room.seats, scores, strict=True)
+        )
+    start: int | str = room.position if room.position is not None else room.board
+    return game_file(room.game, room.options, start, room.moves, tags)
+
+
+def _holder(seat: Seat) -> str:
+    if seat.holder in (Holder.BOT, Holder.STANDIN) and seat.name is None:
+        return f"computer ({seat.level})"
+    return seat.name or "open"

@@ -27,6 +27,7 @@ def room_record(room: Room) -> dict[str, Any]:
         "game": room.game.name,
         "options": dict(room.options),
         "board": room.board,
+        "position": room.position,
         "public": room.public,
         "host_name": room.host_name,
         "host_token": room.host_token,
@@ -65,7 +66,11 @@ def _restore(record: dict[str, Any], now: float) -> Room:
         raise RecordError(f"room {record.get('id')!r}: unknown record version")
     game = GAMES[record["game"]]
     options = game.resolve_options(record["options"])
-    initial = game.new(options, seed=int(record["board"]))
+    position = record.get("position")
+    if position is not None:
+        initial = game.parse_position(str(position))
+    else:
+        initial = game.new(options, seed=int(record["board"]))
     status = Status(record["status"])
     seats = [_seat(entry, now) for entry in record["seats"]]
     if [seat.colour for seat in seats] != list(game.seats):
@@ -94,6 +99,7 @@ def _restore(record: dict[str, Any], now: float) -> Room:
         bot_think_ms=int(record["bot_think_ms"]),
         initial=initial,
         seats=seats,
+        position=None if position is None else str(position),
         status=status,
         state=state,
         moves=moves,

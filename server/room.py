@@ -104,6 +104,8 @@ class Room:
     """How long the searching bot levels think about a move, in milliseconds."""
     initial: State[Any]
     seats: list[Seat]
+    position: str | None = None
+    """The start in the game's position notation, where it was not dealt from `board`."""
     spectators: set[ConnId] = field(default_factory=set)
     thinkers: set[ConnId] = field(default_factory=set)
     """Members who asked to see the computer think."""
@@ -143,6 +145,7 @@ class Room:
             "game": self.game.name,
             "options": dict(self.options),
             "board": self.board,
+            "position": self.position,
             "status": self.status.value,
             "seats": [seat.describe() for seat in self.seats],
             "host": self.host_name,

@@ -37,6 +37,10 @@ MIGRATIONS: Final = (
         " outcome TEXT NOT NULL, score INTEGER NOT NULL)",
         "CREATE INDEX result_seats_by_result ON result_seats (result)",
     ),
+    (
+        "CREATE TABLE saves (name TEXT PRIMARY KEY, game TEXT NOT NULL, text TEXT NOT NULL,"
+        " moves INTEGER NOT NULL, saved_by TEXT NOT NULL, saved_at REAL NOT NULL)",
+    ),
 )
 """Each entry's statements take the schema from the version of its index to the next."""
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -45,6 +49,17 @@ SCHEMA_VERSION: Final = len(MIGRATIONS)
 class StoreError(Exception):
     """The database cannot be used: not a Parlour database, unreadable, or from a newer
     version of Parlour. Nothing in it is changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Save:
+    """A game saved under a name, as a game file's text."""
+
+    name: str
+    game: str
+    text: str
+    moves: int
+    saved_by: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +189,33 @@ class Store:
             if best is None
             else {"name": best[0], "initials": initials(best[0]), "score": best[1]},
         }
+
+    def put_save(self, save: Save, *, replace: bool) -> bool:
+        """Keep a saved game under its name; False if the name is taken and not to be
+        replaced."""
+        verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
+        with self._transaction():
+            cursor = self._db.execute(
+                f"{verb} INTO saves (name, game, text, moves, saved_by, saved_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (save.name, save.game, save.text, save.moves, save.saved_by, time.time()),
+            )
+        return cursor.rowcount == 1
+
+    def get_save(self, name: str) -> tuple[str, str] | None:
+        """The game and text saved under `name`, if any."""
+        row = self._db.execute("SELECT game, text FROM saves WHERE name = ?", (name,)).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    def list_saves(self, game: str | None) -> list[dict[str, Any]]:
+        """The saved games (of one game, or all), newest first."""
+        rows = self._db.execute(
+            "SELECT name, game, moves, saved_by, saved_at FROM saves"
+            " WHERE ? IS NULL OR game = ? ORDER BY saved_at DESC, name",
+            (game, game),
+        ).fetchall()
+        keys = ("name", "game", "moves", "saved_by", "saved_at")
+        return [dict(zip(keys, row, strict=True)) for row in rows]
 
     def load(self) -> list[Stored]:
         """Every room written and not closed; a row that is not a readable record says so."""

@@ -31,6 +31,11 @@ VALID: dict[str, dict[str, Any]] = {
     "answer": {"room": ROOM, "proposal": "p1", "accept": True},
     "chat": {"room": ROOM, "text": "hello"},
     "score_card": {"game": "tribolo"},
+    "export_game": {"room": ROOM},
+    "import_game": {"room": ROOM, "text": '[Game "othello"]\n[Board "0"]\n'},
+    "save_game": {"room": ROOM, "name": "mine"},
+    "load_game": {"room": ROOM, "name": "mine"},
+    "list_saves": {},
 }
 """The smallest valid map of each client message, without its `type`."""
 
@@ -43,6 +48,7 @@ OPTIONAL: dict[str, dict[str, Any]] = {
         "seat": "blue",
         "standin_after": 30,
         "bot_think_ms": 2000,
+        "position": "........./....BW.../ B",
     },
     "join": {"seat": "red", "token": TOKEN},
     "set_seat": {"level": "easy"},
@@ -50,6 +56,8 @@ OPTIONAL: dict[str, dict[str, Any]] = {
     "suggest": {"think_ms": 2500},
     "new_game": {"board": 12},
     "score_card": {"preset": "abalone"},
+    "save_game": {"replace": True},
+    "list_saves": {"game": "numlo"},
 }
 """A valid value for each optional field."""
 
@@ -71,11 +79,13 @@ OTHER_FIELDS = [
     ("create_room", "public"),
     ("show_thinking", "on"),
     ("answer", "accept"),
+    ("save_game", "replace"),
 ]
 STRING_FIELDS = [
     field for field in ALL_FIELDS if field not in INTEGER_FIELDS + CHOICE_FIELDS + OTHER_FIELDS
 ]
 DEFAULTS = {
+    ("save_game", "replace"): False,
     ("create_room", "public"): True,
     ("create_room", "standin_after"): 60,
     ("create_room", "bot_think_ms"): 1000,
@@ -190,6 +200,10 @@ TEXT_BOUNDS = [
     ("answer", "proposal", 1, 32),
     ("chat", "text", 1, 300),
     ("score_card", "preset", 1, 32),
+    ("save_game", "name", 1, 40),
+    ("load_game", "name", 1, 40),
+    ("import_game", "text", 1, 60_000),
+    ("create_room", "position", 1, 4096),
     ("list_rooms", "id", 1, 64),
     ("move", "id", 1, 64),
 ]
@@ -273,11 +287,23 @@ CONTROLS = [
 ]
 
 
+MULTI_LINE = [("import_game", "text")]
+LINE_BREAKS = "\t\n\r"
+
+
 @pytest.mark.parametrize(("kind", "name"), STRING_FIELDS)
 @pytest.mark.parametrize("control", CONTROLS, ids=lambda char: f"U+{ord(char):04X}")
 def test_control_characters_are_refused_in_strings(kind: str, name: str, control: str) -> None:
+    if (kind, name) in MULTI_LINE and control in LINE_BREAKS:
+        return
     valid = wire(kind)[name]
     assert_bad_field(wire(kind, **{name: valid[:-1] + control}), name)
+
+
+@pytest.mark.parametrize(("kind", "name"), MULTI_LINE)
+def test_multi_line_text_keeps_its_line_breaks_and_tabs(kind: str, name: str) -> None:
+    text = "first line\r\n\tsecond line\n"
+    assert getattr(read(kind, **{name: text}), name) == text
 
 
 @pytest.mark.parametrize(
@@ -404,6 +430,7 @@ def test_create_room_defaults() -> None:
         seat="blue",
         standin_after=30,
         bot_think_ms=2000,
+        position="........./....BW.../ B",
     )
     bare = m.read_client_message({"type": "create_room", "game": "tribolo"})
     assert bare == m.CreateRoom(game="tribolo")

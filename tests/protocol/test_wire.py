@@ -77,6 +77,11 @@ CLIENT_SAMPLES: list[m.ClientMessage] = [
     m.Answer(id=13, room=ROOM, proposal="p1", accept=False),
     m.Chat(id=14, room=ROOM, text="good game! \u00e9\u00e8 \U0001f642"),
     m.ScoreCard(id=15, game="oubliette", preset="abalone"),
+    m.ExportGame(id=16, room=ROOM),
+    m.ImportGame(id=17, room=ROOM, text='[Game "othello"]\n[Board "0"]\n\n1. black d3\n'),
+    m.SaveGame(id=18, room=ROOM, name="Tuesday's game", replace=True),
+    m.LoadGame(id=19, room=ROOM, name="Tuesday's game"),
+    m.ListSaves(id=20, game="othello"),
 ]
 
 SEARCH = {"move": "e3", "line": ["e3", "f4", "c4"], "score": -35, "depth": 3, "nodes": 1822}
@@ -110,6 +115,8 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
         players=[{"name": "Ann", "wins": 2, "losses": 1, "ties": 0, "games": 3}],
         best={"name": "Ann", "initials": "ANN", "score": 44},
     ),
+    m.GameFileText(id=16, room=ROOM, text='[Game "othello"]\n[Board "0"]\n'),
+    m.Saves(id=20, saves=[{"name": "t", "game": "othello", "moves": 3, "saved_by": "Ann"}]),
     m.Error(
         id=5,
         code="stale_version",

@@ -152,17 +152,15 @@ def test_initials(name: str, letters: str) -> None:
     assert initials(name) == letters
 
 
-def test_the_lobby_answers_score_card_requests_from_its_book() -> None:
+def test_the_lobby_answers_score_card_requests_from_its_archive() -> None:
     table = Table(Limits())
-    asked: list[tuple[str, str | None]] = []
-
-    def book(game: str, preset: str | None) -> dict[str, object]:
-        asked.append((game, preset))
-        return {"games": 0, "stood_in": 0, "colours": [], "players": [], "best": None}
-
-    table.lobby.score_cards = book
+    store = Store(MEMORY)
+    store.save(
+        [], results=[result("numlo", [("blue", "Ann", "win", 9), ("red", None, "loss", 1)])]
+    )
+    table.lobby.archive = store
     reply = answer(table.lobby.handle(1, m.ScoreCard(id=3, game="numlo")), 1)
-    assert isinstance(reply, m.ScoreCardReply) and reply.id == 3 and reply.games == 0
-    assert asked == [("numlo", None)]
+    assert isinstance(reply, m.ScoreCardReply) and reply.id == 3
+    assert (reply.games, reply.best) == (1, {"name": "Ann", "initials": "ANN", "score": 9})
     refused = answer(table.lobby.handle(1, m.ScoreCard(game="chess")), 1)
     assert isinstance(refused, m.Error) and refused.code == "no_such_game"

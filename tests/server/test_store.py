@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from parlour.server.store import FILE_NAME, SCHEMA_VERSION, Store, StoreError
+from parlour.server.store import FILE_NAME, MIGRATIONS, SCHEMA_VERSION, Store, StoreError
 
 
 def record(room_id: str, moves: list[str]) -> dict[str, object]:
@@ -70,3 +70,23 @@ def test_a_damaged_row_is_reported_and_the_others_still_read(tmp_path: Path) -> 
     assert found["bad"].problem is not None
     assert "unreadable record" in found["bad"].problem
     assert found["list"].problem == "unreadable record: the record is not a JSON object"
+
+
+def test_an_older_database_is_migrated_and_keeps_its_rooms(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    db = sqlite3.connect(path)
+    db.execute(MIGRATIONS[0][0])
+    db.execute('INSERT INTO rooms VALUES (\'old\', \'{"id": "old", "moves": ["d3"]}\', 1.0)')
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    store = Store(path)
+    assert [(item.room_id, item.record) for item in store.load()] == [
+        ("old", {"id": "old", "moves": ["d3"]})
+    ]
+    assert store.score_card("othello", None)["games"] == 0
+    assert store.list_saves(None) == []
+    store.close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+    db.close()
