@@ -7,6 +7,7 @@ board is drawn from the server's observations and moves are checked by the serve
 
 from collections import deque
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
@@ -20,6 +21,7 @@ from parlour.protocol.messages import MAX_CHAT
 
 from .cards import ScoreCardScreen
 from .connection import Connection, ConnectionLostError, Dropped, Event, Reconnected, RefusedError
+from .files import ImportScreen, LoadScreen, SaveScreen, export_path
 from .room import RoomModel, chat_words, levels_in, middle_level, title
 from .widgets import BoardView, SeatsPanel
 
@@ -27,11 +29,6 @@ SUGGEST_MS = 2000
 """How long "Suggest a move" lets the search think."""
 LOBBY_REFRESH_SECONDS = 3.0
 UNCLAIMED_KEPT = 64
-LATER = "comes with game management in a later version of Parlour"
-LATER_KEYS = {
-    "save": "Save",
-    "load": "Load",
-}
 
 
 def describe_search(search: Mapping[str, Any]) -> str:
@@ -56,8 +53,10 @@ class RoomScreen(Screen[None]):
         Binding("t", "thinking", "Thinking"),
         Binding("u", "undo", "Undo"),
         Binding("n", "new_game", "New"),
-        Binding("v", "later('save')", "Save"),
-        Binding("l", "later('load')", "Load"),
+        Binding("v", "save", "Save"),
+        Binding("l", "load", "Load"),
+        Binding("e", "export", "Export"),
+        Binding("i", "import_file", "Import"),
         Binding("c", "score_card", "Card"),
         Binding("m", "sound", "Sound"),
         Binding("q", "app.quit", "Quit"),
@@ -252,6 +251,48 @@ class RoomScreen(Screen[None]):
 
         self._request(m.ScoreCard(game=self.room.game, preset=preset), show)
 
+    def action_save(self) -> None:
+        def save(chosen: tuple[str, bool] | None) -> None:
+            if chosen is not None:
+                name, replace = chosen
+                request = m.SaveGame(room=self.room.ref, name=name, replace=replace)
+                self._request(request, lambda _: self.say(f"Saved as {name!r}."))
+
+        self.app.push_screen(SaveScreen(), save)
+
+    def action_load(self) -> None:
+        def load(name: str | None) -> None:
+            if name is not None:
+                request = m.LoadGame(room=self.room.ref, name=name)
+                self._request(request, lambda _: self.say(f"Loaded {name!r}."))
+
+        def choose(answer: m.ServerMessage) -> None:
+            if isinstance(answer, m.Saves):
+                self.app.push_screen(LoadScreen(answer.saves), load)
+
+        self._request(m.ListSaves(game=self.room.game), choose)
+
+    def action_export(self) -> None:
+        def write(answer: m.ServerMessage) -> None:
+            if isinstance(answer, m.GameFileText):
+                path = export_path(Path.cwd(), self.room.game, self.room.room_id)
+                try:
+                    path.write_text(answer.text, encoding="utf-8")
+                except OSError as error:
+                    self.say(f"Could not write {path}: {error}", error=True)
+                    return
+                self.say(f"The game is written to {path}.")
+
+        self._request(m.ExportGame(room=self.room.ref), write)
+
+    def action_import_file(self) -> None:
+        def send(text: str | None) -> None:
+            if text is not None:
+                request = m.ImportGame(room=self.room.ref, text=text)
+                self._request(request, lambda _: self.say("Imported."))
+
+        self.app.push_screen(ImportScreen(), send)
+
     def action_undo(self) -> None:
         self._request(m.Undo(room=self.room.ref), lambda _: None)
 
@@ -264,9 +305,6 @@ class RoomScreen(Screen[None]):
         if text:
             self._request(m.Chat(room=self.room.ref, text=text), lambda _: None)
         self.query_one(BoardView).focus()
-
-    def action_later(self, feature: str) -> None:
-        self.say(f"{LATER_KEYS[feature]} {LATER}.")
 
     def action_sound(self) -> None:
         app = self.app
@@ -472,7 +510,14 @@ class ParlourApp(App[None]):
     #log { height: 1fr; }
     #status { height: 2; background: $panel; padding: 0 1; }
     #chat { height: 3; }
-    ProposalScreen, ScoreCardScreen { align: center middle; }
+    ProposalScreen, ScoreCardScreen, SaveScreen, LoadScreen, ImportScreen {
+        align: center middle;
+    }
+    .dialog {
+        width: 64; height: auto; max-height: 80%; padding: 1 2;
+        border: thick $accent; background: $panel;
+    }
+    .dialog DataTable { height: auto; max-height: 16; }
     #card, #question {
         height: auto; padding: 1 2; border: thick $accent; background: $panel;
     }

@@ -214,8 +214,10 @@ class Store:
             " WHERE ? IS NULL OR game = ? ORDER BY saved_at DESC, name",
             (game, game),
         ).fetchall()
-        keys = ("name", "game", "moves", "saved_by", "saved_at")
-        return [dict(zip(keys, row, strict=True)) for row in rows]
+        return [
+            {"name": name, "game": game, "moves": moves, "saved_by": by, "saved_at": int(at)}
+            for name, game, moves, by, at in rows
+        ]
 
     def load(self) -> list[Stored]:
         """Every room written and not closed; a row that is not a readable record says so."""

@@ -2,19 +2,22 @@
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, ListItem, RichLog, Select, Static
+from textual.widgets import DataTable, Input, Label, ListItem, RichLog, Select, Static
 
 from parlour.client.app import LobbyScreen, ParlourApp, ProposalScreen, RoomScreen
 from parlour.client.boards.base import Board
 from parlour.client.cards import ScoreCardScreen
 from parlour.client.connection import Connection
+from parlour.client.files import ImportScreen, LoadScreen, SaveScreen
 from parlour.client.room import RoomModel
 from parlour.client.widgets import BoardView, SeatsPanel
 from parlour.protocol import messages as m
+from parlour.rules.gamefile import parse_game_file
 
 SCREEN = (140, 45)
 WAIT = 15.0
@@ -427,3 +430,58 @@ async def test_c_shows_the_score_card_after_a_finished_game(connection: Connecti
         assert rows.row_count == 2
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, RoomScreen), "the card closed")
+
+
+async def play_a_move(pilot: Pilot[None], app: ParlourApp) -> None:
+    """Our first legal move, once it is our turn, and the replies after it."""
+    screen = screen_of(app)
+    await until(pilot, lambda: screen.room.my_turn, "it was our turn")
+    version = screen.room.version
+    await click_square(pilot, app, screen.room.observation["legal_moves"][0])  # type: ignore[index]
+    await until(pilot, lambda: screen.room.version > version and screen.room.my_turn, "replies")
+
+
+async def test_v_saves_and_l_loads_the_game_back(connection: Connection) -> None:
+    room = await seated(connection, "othello", "black", bots="easy")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        screen = screen_of(app)
+        await play_a_move(pilot, app)
+        saved = (list(screen.room.view["moves"]), screen.room.observation)
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(app.screen, SaveScreen), "the save dialog")
+        await pilot.press(*"my game", "enter")
+        await until(pilot, lambda: "Saved as 'my game'" in status_text(app), "it saved")
+        await pilot.press("n")
+        await until(pilot, lambda: screen.room.view["moves"] == [], "a new game began")
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, LoadScreen), "the load dialog")
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.room.view["moves"] == saved[0], "it loaded")
+        assert screen.room.observation == saved[1]
+
+
+async def test_e_exports_to_a_file_and_i_imports_it(
+    connection: Connection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    room = await seated(connection, "othello", "black", bots="easy")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        screen = screen_of(app)
+        await play_a_move(pilot, app)
+        moves = list(screen.room.view["moves"])
+        await pilot.press("e")
+        await until(pilot, lambda: "written to" in status_text(app), "it exported")
+        (written,) = tmp_path.glob("parlour-othello-*.txt")
+        assert parse_game_file(written.read_text()).moves == tuple(moves)
+        await pilot.press("n")
+        await until(pilot, lambda: screen.room.view["moves"] == [], "a new game began")
+        await pilot.press("i")
+        await until(pilot, lambda: isinstance(app.screen, ImportScreen), "the import dialog")
+        await pilot.press(*"nowhere.txt", "enter")
+        problem = app.screen.query_one("#import-problem", Label)
+        await until(pilot, lambda: "cannot read" in str(problem.render()), "the problem")
+        app.screen.query_one("#import-path", Input).value = str(written)
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.room.view["moves"] == moves, "it imported")

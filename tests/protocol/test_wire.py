@@ -116,7 +116,12 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
         best={"name": "Ann", "initials": "ANN", "score": 44},
     ),
     m.GameFileText(id=16, room=ROOM, text='[Game "othello"]\n[Board "0"]\n'),
-    m.Saves(id=20, saves=[{"name": "t", "game": "othello", "moves": 3, "saved_by": "Ann"}]),
+    m.Saves(
+        id=20,
+        saves=[
+            {"name": "t", "game": "othello", "moves": 3, "saved_by": "Ann", "saved_at": 1_790_000}
+        ],
+    ),
     m.Error(
         id=5,
         code="stale_version",

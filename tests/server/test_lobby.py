@@ -7,6 +7,7 @@ import pytest
 
 from parlour.protocol import ProtocolError
 from parlour.protocol import messages as m
+from parlour.protocol.wire import check_schema
 from parlour.rules import get_game
 from parlour.server.lobby import Limits, Lobby, Outbox
 from parlour.server.room import Holder, Status
@@ -21,7 +22,11 @@ class Clock:
 
 
 def to(outbox: Outbox, conn: int) -> list[m.ServerMessage]:
-    return [message for target, message in outbox if target == conn]
+    """The messages to `conn`, each checked to fit the wire's common schema."""
+    found = [message for target, message in outbox if target == conn]
+    for message in found:
+        check_schema(message.to_wire())
+    return found
 
 
 def answer(outbox: Outbox, conn: int) -> Any:

@@ -3,6 +3,7 @@
 import pytest
 
 from parlour.protocol import messages as m
+from parlour.protocol.wire import check_schema
 from parlour.rules import get_game
 from parlour.rules.gamefile import parse_game_file
 from parlour.server.store import MEMORY, Store
@@ -35,6 +36,7 @@ def test_save_then_load_reproduces_the_position_exactly() -> None:
     assert [(s["name"], s["moves"], s["saved_by"]) for s in listed.saves] == [
         ("mine", len(moves), "Ann")
     ]
+    check_schema(listed.to_wire())
     other = against_bots(table, "tribolo")
     loaded = table.lobby.handle(1, m.LoadGame(room=other, name="mine"))
     assert isinstance(answer(loaded, 1), m.Ok)
