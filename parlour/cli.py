@@ -216,8 +216,19 @@ def _add_client_commands(commands: Any) -> None:
     host.add_argument("--seat", metavar="COLOUR", help="your seat (default: the first)")
     host.add_argument("--public", action="store_true", help="list the room in the lobby")
     for command in (play, host):
-        command.add_argument(
+        start = command.add_mutually_exclusive_group()
+        start.add_argument(
             "--board", type=_board_number, metavar="N", help="a board number (default: random)"
+        )
+        start.add_argument(
+            "--position",
+            metavar="TEXT",
+            help="start from this position in the game's notation (any layout)",
+        )
+        command.add_argument(
+            "--edit",
+            action="store_true",
+            help="Oubliette: set up the board (holes, blocks, pieces) in the editor first",
         )
         command.add_argument(
             "--option", action="append", default=[], metavar="K=V", help="a game option"

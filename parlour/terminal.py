@@ -15,6 +15,7 @@ from typing import Any
 from parlour.bots import levels_for
 from parlour.client.app import ParlourApp
 from parlour.client.connection import ConnectError, Connection, ConnectionLostError, RefusedError
+from parlour.client.editor import EditorApp
 from parlour.client.room import RoomModel, levels_in, middle_level
 from parlour.protocol import messages as m
 from parlour.rules import get_game
@@ -61,10 +62,12 @@ async def create_room(
     """A new room with this player in the chosen seat (or the first)."""
     options, board = room_options(args)
     seat = args.seat or get_game(args.game).seats[0]
+    position = getattr(args, "position", None)
     request = m.CreateRoom(
         game=args.game,
         options=options,
-        board=board,
+        board=None if position is not None else board,
+        position=position,
         public=public,
         seat=seat,
         bot_think_ms=args.think_ms,
@@ -104,12 +107,28 @@ async def connected(url: str, name: str) -> AsyncIterator[Connection]:
         await connection.close()
 
 
+async def edit_position(args: argparse.Namespace) -> bool:
+    """With --edit, the start made in the board editor (in `args.position`); False if the
+    player left the editor without starting."""
+    if not args.edit:
+        return True
+    game = get_game(args.game)
+    if game.name != "oubliette":
+        raise SetupError("the board editor is Oubliette's; give other layouts with --position")
+    options, board = room_options(args)
+    start = args.position or game.new(options, seed=board or 0).format_position()
+    args.position = await EditorApp(start).run_async()
+    return args.position is not None
+
+
 async def play(args: argparse.Namespace) -> None:
     """A private game against computer players on a server of our own."""
     from parlour.server import ServerConfig, running_server  # noqa: PLC0415
     from parlour.server.serve import addresses  # noqa: PLC0415
 
     room_options(args)
+    if not await edit_position(args):
+        return
     config = ServerConfig(host="127.0.0.1", port=0, bot_pause=args.bot_pause)
     async with running_server(config) as server:
         url = addresses("127.0.0.1", server.port)[0]
@@ -123,6 +142,9 @@ async def play(args: argparse.Namespace) -> None:
 
 async def host(args: argparse.Namespace) -> None:
     """A room on a running server for friends to join."""
+    room_options(args)
+    if not await edit_position(args):
+        return
     async with connected(args.server, player_name(args.name)) as connection:
         room = await create_room(connection, args, public=args.public)
         join = f"parlour join {room.ref} --server {args.server}"

@@ -23,6 +23,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
         (["join", "abc", "--server", "ftp://example.org"], "is not a server address"),
         (["play", "othello", "--think-ms", "50"], "from 100 to 10000 ms"),
         (["host", "othello", "--server", "h:1", "--standin-after", "-1"], "from 0 to 3600"),
+        (["play", "othello", "--board", "3", "--position", "x"], "not allowed with argument"),
     ],
 )
 def test_bad_arguments_are_refused_by_the_parser(
@@ -42,6 +43,7 @@ def test_bad_arguments_are_refused_by_the_parser(
         (["play", "othello", "--option", "rows=99"], "rows"),
         (["host", "othello", "--server", "127.0.0.1:1"], "cannot connect to ws://127.0.0.1:1/ws"),
         (["join", "--server", "127.0.0.1:1", "--watch"], "--seat and --watch need the room's"),
+        (["play", "othello", "--edit"], "the board editor is Oubliette's"),
     ],
 )
 def test_bad_requests_say_what_is_wrong(
