@@ -18,9 +18,9 @@ class FieldSpec:
 
 
 JOINERS: Final = frozenset("\u200c\u200d")
+"""The zero-width non-joiner and joiner: format characters that names and emoji need."""
 LINE_BREAKS: Final = str.maketrans("", "", "\n\r\t")
 """What multi-line text may hold beyond a plain string: line feeds, returns and tabs."""
-"""The zero-width non-joiner and joiner: format characters that names and emoji need."""
 
 
 def _has_control(text: str) -> bool:

@@ -41,7 +41,7 @@ HOLDER_CHOICES: Final = ("open", "bot")
 MAX_CHAT: Final = 300
 """Characters in one chat message."""
 PROPOSAL_KINDS: Final = ("undo", "new_game")
-PROPOSAL_OUTCOMES: Final = ("accepted", "declined", "expired", "withdrawn")
+PROPOSAL_OUTCOMES: Final = ("accepted", "declined", "expired")
 PROPOSAL_ID: Final = Text(1, 32)
 MAX_GAME_FILE: Final = 60_000
 """Characters in a game file sent as text: well inside a 64 KiB frame."""

@@ -146,7 +146,7 @@ def _start(tags: Mapping[str, str]) -> GameFile:
     if "Position" in tags:
         return GameFile(game, options, None, tags["Position"])
     board = tags["Board"].strip()
-    if not board.isdigit() or len(board) > 16:
+    if not (board.isascii() and board.isdigit()) or len(board) > 16:
         raise GameFileError(f"[Board] must be a board number, not {board!r}")
     return GameFile(game, options, int(board), None)
 

@@ -157,8 +157,9 @@ class ParlourServer:
         try:
             self.store.save(records, unsaved.closed, unsaved.results)
         except Exception:
-            log.exception("could not store %d room(s); they go on in memory", len(records))
+            log.exception("could not store %d room(s); trying again with the next", len(records))
             self.metrics.store_failures.inc()
+            self.lobby.requeue(unsaved)
 
     async def _listen(self) -> Server:
         return await serve(

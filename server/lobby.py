@@ -292,6 +292,12 @@ class Lobby:
             self._register(room)
             self._changed.add(room.id)
 
+    def requeue(self, unsaved: Unsaved) -> None:
+        """Changes that could not be stored: kept to be stored with the next ones."""
+        self._unsaved.update(room.id for room in unsaved.rooms)
+        self._closed.update(unsaved.closed)
+        self._results[:0] = unsaved.results
+
     def take_unsaved(self) -> Unsaved:
         """The rooms changed, the ids of rooms closed and the games finished since the last
         call."""
@@ -592,7 +598,9 @@ class Lobby:
     ) -> Outbox:
         """Do it now if nobody else is a person here; else ask every other person."""
         others = {
-            other.colour for other in room.seats if other.holder is Holder.HUMAN and other != seat
+            other.colour
+            for other in room.seats
+            if other.holder in (Holder.HUMAN, Holder.STANDIN) and other != seat
         }
         done: Outbox = [(conn, m.Ok(id=request))]
         if not others:
@@ -719,7 +727,7 @@ class Lobby:
         if (
             room.status is not Status.PLAYING
             or room.proposal is not None
-            or any(room.seats[mover].holder is Holder.HUMAN for mover in manage.movers(room))
+            or any(room.seats[mover].holder is not Holder.BOT for mover in manage.movers(room))
         ):
             raise _error(
                 ErrorCode.NOT_AT_START,
@@ -728,7 +736,7 @@ class Lobby:
         text = message.text if isinstance(message, m.ImportGame) else self._saved(message.name)
         try:
             loaded = parse_game_file(text)
-        except RulesError as error:
+        except (RulesError, ValueError) as error:
             raise _error(ErrorCode.BAD_SAVE, f"that game cannot be loaded: {error}") from None
         if loaded.game is not room.game:
             raise _error(

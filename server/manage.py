@@ -36,11 +36,6 @@ def undo_point(room: Room, seat: int) -> int | None:
     return last
 
 
-def others_taken_back(room: Room, keep: int, seat: int) -> set[int]:
-    """The seats other than `seat` whose moves going back to `keep` would take back."""
-    return {mover for mover in movers(room)[keep:] if mover != seat}
-
-
 def rewind(room: Room, keep: int) -> None:
     """Take the game back to its first `keep` moves, as a new version of the room."""
     state: State[Any] = room.initial
@@ -55,16 +50,20 @@ def rewind(room: Room, keep: int) -> None:
 
 def restart(room: Room, board: int | None = None) -> None:
     """A new game with the same seats and levels: a new deal (or the board asked for), and
-    where a seat was named to move first, the next seat moves first this time."""
-    options = dict(room.options)
-    first = options.get("first")
-    seats = room.game.seats
-    if first in seats:
-        options["first"] = seats[(seats.index(first) + 1) % len(seats)]
-    room.board = board if board is not None else secrets.randbelow(MAX_BOARD_NUMBER)
-    room.position = None
-    room.options = room.game.resolve_options(options)
-    room.initial = room.game.new(room.options, seed=room.board)
+    where a seat was named to move first, the next seat moves first this time. A game
+    started from a position of its own starts from it again, unless a board is asked for."""
+    if room.position is not None and board is None:
+        room.initial = room.game.parse_position(room.position)
+    else:
+        options = dict(room.options)
+        first = options.get("first")
+        seats = room.game.seats
+        if first in seats:
+            options["first"] = seats[(seats.index(first) + 1) % len(seats)]
+        room.board = board if board is not None else secrets.randbelow(MAX_BOARD_NUMBER)
+        room.position = None
+        room.options = room.game.resolve_options(options)
+        room.initial = room.game.new(room.options, seed=room.board)
     room.state = room.initial
     room.moves = []
     room.undone = 0

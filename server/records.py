@@ -36,6 +36,7 @@ def room_record(room: Room) -> dict[str, Any]:
         "status": room.status.value,
         "version": room.version,
         "moves": list(room.moves),
+        "undone": room.undone,
         "stood_in": sorted(room.stood_in),
         "seats": [
             {
@@ -105,6 +106,7 @@ def _restore(record: dict[str, Any], now: float) -> Room:
         moves=moves,
         version=int(record["version"]),
         stood_in={str(colour) for colour in record.get("stood_in", [])},
+        undone=int(record.get("undone", 0)),
         empty_since=now,
     )
 

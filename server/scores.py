@@ -13,6 +13,8 @@ from .room import Holder, Room
 
 STANDARD: Final = "standard"
 """The preset of games without named boards."""
+CUSTOM: Final = "custom"
+"""The preset of games started from a position of their own (the editor, a file)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +44,11 @@ class Result:
     seats: tuple[SeatResult, ...]
 
 
-def preset_of(options: dict[str, Any]) -> str:
-    """The board preset a game was played on: its named board, if the game has them."""
+def preset_of(options: dict[str, Any], position: str | None = None) -> str:
+    """The board preset a game was played on: `custom` for a position of its own, else its
+    named board if the game has them."""
+    if position is not None:
+        return CUSTOM
     board = options.get("board")
     return str(board) if isinstance(board, str) else STANDARD
 
@@ -71,7 +76,7 @@ def result_of(room: Room) -> Result:
     return Result(
         room=room.id,
         game=room.game.name,
-        preset=preset_of(room.options),
+        preset=preset_of(room.options, room.position),
         board=room.board,
         moves=len(room.moves),
         stood_in=bool(room.stood_in),

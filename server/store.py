@@ -23,6 +23,8 @@ from .scores import Result, initials
 log = logging.getLogger("parlour.server")
 
 FILE_NAME: Final = "parlour.sqlite3"
+MAX_LISTED: Final = 200
+"""Saved games listed at most, the newest."""
 MEMORY: Final = Path(":memory:")
 """A database that lives and dies with the server: for a server given no data directory."""
 MIGRATIONS: Final = (
@@ -211,8 +213,8 @@ class Store:
         """The saved games (of one game, or all), newest first."""
         rows = self._db.execute(
             "SELECT name, game, moves, saved_by, saved_at FROM saves"
-            " WHERE ? IS NULL OR game = ? ORDER BY saved_at DESC, name",
-            (game, game),
+            " WHERE ? IS NULL OR game = ? ORDER BY saved_at DESC, name LIMIT ?",
+            (game, game, MAX_LISTED),
         ).fetchall()
         return [
             {"name": name, "game": game, "moves": moves, "saved_by": by, "saved_at": int(at)}

@@ -1,6 +1,8 @@
 """Oubliette's board editor: cells changed by click and by key, refused changes undone,
 and the position it hands back is one the rules read as shown."""
 
+from typing import Any
+
 from parlour.client.editor import EditorApp, Position
 from parlour.client.widgets import BoardView
 from parlour.rules import get_game
@@ -47,7 +49,7 @@ async def test_the_editor_makes_the_position_shown() -> None:
     text = app.return_value
     assert text is not None
     state = GAME.parse_position(text)
-    observation = state.observation()
+    observation: dict[str, Any] = state.observation()
     assert "e1" in observation["pieces"]["green"]
     assert cursor in observation["holes"]
     assert observation["to_move"] == "red"

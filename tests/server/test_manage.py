@@ -239,3 +239,67 @@ def test_chat_reaches_everyone_in_the_room_and_only_them() -> None:
     assert sorted(target for target, _ in lines) == [1, 2, 3]
     assert {(msg.name, msg.seat, msg.text) for _, msg in lines} == {("Cy", None, "nice corner")}
     assert error_code(table.lobby.handle(4, m.Chat(room=room, text="hi")), 4) == "not_in_room"
+
+
+def stood_in_for_bob(table: Table) -> str:
+    """Othello where Ann (black) and Bob (white) have each moved, then Bob dropped out and a
+    bot stands in for him."""
+    room = two_people(table)
+    play(table, 1, room)
+    play(table, 2, room)
+    table.lobby.disconnect(2)
+    table.clock.now += 61
+    table.lobby.tick()
+    assert table.lobby.rooms[room].seats[1].holder.value == "standin"
+    return room
+
+
+def test_a_stand_in_does_not_let_anyone_take_back_the_absent_persons_moves() -> None:
+    table = Table()
+    room = stood_in_for_bob(table)
+    before = moves_of(table, room)
+    asked = to(table.lobby.handle(1, m.Undo(room=room)), 1)
+    assert isinstance(asked[0], m.Ok)
+    assert isinstance(asked[1], m.Proposal) and asked[1].asked == ["white"]
+    assert moves_of(table, room) == before
+    table.clock.now += 30
+    table.lobby.tick()
+    assert moves_of(table, room) == before
+
+
+def test_a_finished_game_is_not_undone_and_a_mid_game_restart_is_not_recorded() -> None:
+    table = Table()
+    room = against_bots(table, "othello")
+    play_rounds(table, room, 2)
+    table.lobby.handle(1, m.NewGame(room=room))
+    assert table.lobby.take_unsaved().results == []
+    held = table.lobby.rooms[room]
+    while held.state is not None and not held.state.is_over:
+        if held.state.to_move == 0:
+            play(table, 1, room)
+        bot_moves(table.lobby)
+    assert len(table.lobby.take_unsaved().results) == 1
+    assert error_code(table.lobby.handle(1, m.Undo(room=room)), 1) == "game_over"
+
+
+def play_rounds(table: Table, room: str, rounds: int) -> None:
+    for _ in range(rounds):
+        play(table, 1, room)
+        bot_moves(table.lobby)
+
+
+def test_a_game_from_a_position_starts_from_it_again() -> None:
+    table = Table()
+    start = get_game("othello").new().play_text("d3")
+    joined = table.create(
+        game="othello", seat="white", board=None, position=start.format_position()
+    )
+    room = str(joined.room["room"])
+    table.lobby.handle(1, m.FillBots(room=room, level="easy"))
+    table.lobby.handle(1, m.Start(room=room))
+    bot_moves(table.lobby)
+    table.lobby.handle(1, m.NewGame(room=room))
+    held = table.lobby.rooms[room]
+    assert (held.initial, held.moves, held.position) == (start, [], start.format_position())
+    table.lobby.handle(1, m.NewGame(room=room, board=4))
+    assert (held.position, held.board) == (None, 4)

@@ -6,7 +6,8 @@ import pytest
 
 from parlour.rules import GAMES
 from parlour.server.records import RecordError, restore_room, room_record
-from parlour.server.room import Holder, Room, Seat, Status
+from parlour.server.room import Room, Seat, Status
+from parlour.server.scores import preset_of
 
 
 def playing_room(game_name: str, plies: int, board: int = 3) -> Room:
@@ -99,4 +100,18 @@ def test_a_waiting_room_with_moves_is_refused() -> None:
     record = damaged({"status": "waiting"})
     with pytest.raises(RecordError, match="not started"):
         restore_room(record, 0.0)
-    assert Holder(record["seats"][0]["holder"]) is Holder.HUMAN
+
+
+def test_a_room_from_a_position_with_moves_taken_back_comes_back_so() -> None:
+    game = GAMES["oubliette"]
+    start = game.new(game.resolve_options({"board": "abalone"})).play_text("a1-c3 ne")
+    room = playing_room("oubliette", 0)
+    room.position, room.initial, room.state = start.format_position(), start, start
+    room.undone = 3
+    back = restore_room(room_record(room), 0.0)
+    assert (back.position, back.initial, back.undone) == (room.position, start, 3)
+    assert result_preset(back) == "custom"
+
+
+def result_preset(room: Room) -> str:
+    return preset_of(room.options, room.position)

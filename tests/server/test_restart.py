@@ -186,3 +186,30 @@ async def test_a_damaged_room_is_left_out_and_the_rest_come_back(tmp_path: Path)
         seen = await client.request(m.Spectate(room=rooms[0]))
         assert isinstance(seen, m.Watching)
         await client.close()
+
+
+async def test_changes_a_failed_write_could_not_store_are_stored_with_the_next(
+    tmp_path: Path,
+) -> None:
+    config = ServerConfig(host="127.0.0.1", port=0, data_dir=tmp_path, bot_workers=1)
+    async with running_server(config) as server:
+        store = server.store
+        assert store is not None
+        real_save = store.save
+        failing = [True]
+
+        def save_once_failing(*args: Any, **kwargs: Any) -> None:
+            if failing.pop() if failing else False:
+                raise sqlite3.OperationalError("disk I/O error")
+            real_save(*args, **kwargs)
+
+        store.save = save_once_failing  # type: ignore[method-assign]
+        client = await Client.open(server.port, "ann")
+        joined = await client.request(m.CreateRoom(game="othello", seat="black"))
+        assert isinstance(joined, m.Joined)
+        assert [item.room_id for item in store.load()] == []
+        await client.request(m.ListRooms())
+        assert b"parlour_store_failures_total 1.0" in server.metrics.render()
+        await client.request(m.FillBots(room=joined.room["room"]))
+        assert [item.room_id for item in store.load()] == [joined.room["room"]]
+        await client.close()

@@ -5,7 +5,7 @@ import pytest
 from parlour.protocol import messages as m
 from parlour.protocol.wire import check_schema
 from parlour.rules import get_game
-from parlour.rules.gamefile import parse_game_file
+from parlour.rules.gamefile import game_file, parse_game_file
 from parlour.server.store import MEMORY, Store
 
 from .test_lobby import Table, answer, error_code, to
@@ -141,3 +141,47 @@ def test_a_room_can_start_from_a_position_in_the_games_notation() -> None:
     assert error_code(both, 1) == "bad_options"
     bad = table.lobby.handle(1, m.CreateRoom(game="othello", position="nonsense"))
     assert error_code(bad, 1) == "bad_options"
+
+
+def test_a_stand_in_does_not_open_the_way_to_loading_over_a_persons_moves() -> None:
+    table = archived_table()
+    room = str(table.create(game="othello", seat="black").room["room"])
+    table.join(2, room, seat="white")
+    table.lobby.handle(1, m.Start(room=room))
+    table.lobby.handle(1, m.SaveGame(room=room, name="empty"))
+    play(table, 1, room)
+    table.lobby.disconnect(1)
+    table.clock.now += 61
+    table.lobby.tick()
+    refused = table.lobby.handle(2, m.LoadGame(room=room, name="empty"))
+    assert error_code(refused, 2) == "not_at_start"
+
+
+def test_an_odd_board_number_in_a_file_is_a_bad_save() -> None:
+    table = archived_table()
+    room = against_bots(table, "othello")
+    text = '[Game "othello"]\n[Board "\u00b2"]\n'
+    assert error_code(table.lobby.handle(1, m.ImportGame(room=room, text=text)), 1) == "bad_save"
+
+
+def test_an_imported_finished_game_is_not_recorded() -> None:
+    table = archived_table()
+    room = against_bots(table, "othello")
+    finished = play_out_file("othello")
+    table.lobby.take_unsaved()
+    assert isinstance(
+        answer(table.lobby.handle(1, m.ImportGame(room=room, text=finished)), 1), m.Ok
+    )
+    assert table.lobby.rooms[room].status.value == "finished"
+    assert table.lobby.take_unsaved().results == []
+
+
+def play_out_file(name: str) -> str:
+    """A whole game of `name` as a file, each side playing its first legal move."""
+    game = get_game(name)
+    state, moves = game.new(seed=2), []
+    while not state.is_over:
+        move = state.legal_moves()[0]
+        moves.append(state.format_move(move))
+        state = state.play(move)
+    return game_file(game, game.resolve_options({}), 2, moves).text()
