@@ -13,21 +13,22 @@ from typing import Any, ClassVar
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, DataTable, Footer, Header, Input, Label, RichLog, Static
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Static
 
 from parlour.protocol import messages as m
 from parlour.protocol.messages import MAX_CHAT
 
 from .cards import ScoreCardScreen
 from .connection import Connection, ConnectionLostError, Dropped, Event, Reconnected, RefusedError
+from .dialogs import ProposalScreen
 from .files import ImportScreen, LoadScreen, SaveScreen, export_path
+from .lobby import LobbyScreen
 from .room import RoomModel, chat_words, levels_in, middle_level, title
 from .widgets import BoardView, SeatsPanel
 
 SUGGEST_MS = 2000
 """How long "Suggest a move" lets the search think."""
-LOBBY_REFRESH_SECONDS = 3.0
 UNCLAIMED_KEPT = 64
 
 
@@ -365,134 +366,6 @@ class RoomScreen(Screen[None]):
         self.redraw(board=True)
 
 
-class ProposalScreen(ModalScreen[bool]):
-    """Another person asks to take back a move or start again: agree or not."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "dismiss(True)", "Agree"),
-        Binding("escape", "dismiss(False)", "Decline"),
-    ]
-
-    def __init__(self, question: str) -> None:
-        super().__init__()
-        self.question = question
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="question"):
-            yield Label(self.question)
-            with Horizontal():
-                yield Button("Agree (Y)", id="agree", variant="success")
-                yield Button("Decline (Esc)", id="decline", variant="error")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "agree")
-
-
-class LobbyScreen(Screen[None]):
-    """The public rooms: join a free seat or watch."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "join", "Join"),
-        Binding("w", "watch", "Watch"),
-        Binding("r", "refresh", "Refresh"),
-        Binding("q", "app.quit", "Quit"),
-    ]
-
-    def __init__(self, connection: Connection) -> None:
-        super().__init__()
-        self.connection = connection
-        self.rooms: list[dict[str, Any]] = []
-
-    def compose(self) -> ComposeResult:
-        yield Label("Parlour: public rooms", classes="heading")
-        yield DataTable(id="rooms", cursor_type="row")
-        yield Static("", id="status")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns("room", "game", "status", "seats", "host")
-        self.action_refresh()
-        self.set_interval(LOBBY_REFRESH_SECONDS, self.action_refresh)
-        table.focus()
-
-    def action_refresh(self) -> None:
-        self.run_worker(self._load(), group="lobby", exclusive=True)
-
-    async def _load(self) -> None:
-        try:
-            answer = await self.connection.request(m.ListRooms())
-        except (RefusedError, ConnectionLostError) as error:
-            self.query_one("#status", Static).update(f"Cannot list the rooms: {error}")
-            return
-        if not isinstance(answer, m.Rooms):
-            return
-        chosen = self._chosen()
-        self.rooms = [room for room in answer.rooms if _is_summary(room)]
-        table = self.query_one(DataTable)
-        table.clear()
-        for room in self.rooms:
-            seats = ", ".join(
-                f"{seat['colour']} {'free' if seat['holder']['kind'] == 'open' else 'taken'}"
-                for seat in room["seats"]
-            )
-            table.add_row(room["room"], room["game"], room["status"], seats, room["host"])
-        ids = [room["room"] for room in self.rooms]
-        if chosen is not None and chosen["room"] in ids:
-            table.move_cursor(row=ids.index(chosen["room"]))
-        count = len(self.rooms)
-        self.query_one("#status", Static).update(
-            f"{count} public room{'s' if count != 1 else ''}. Enter joins a free seat, W watches."
-            if count
-            else "No public rooms yet: host one with `parlour host GAME --public`."
-        )
-
-    def _chosen(self) -> dict[str, Any] | None:
-        row = self.query_one(DataTable).cursor_row
-        return self.rooms[row] if 0 <= row < len(self.rooms) else None
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.action_join()
-
-    def action_join(self) -> None:
-        room = self._chosen()
-        if room is not None:
-            self.run_worker(self._enter(m.Join(room=room["room"])), group="requests")
-
-    def action_watch(self) -> None:
-        room = self._chosen()
-        if room is not None:
-            self.run_worker(self._enter(m.Spectate(room=room["room"])), group="requests")
-
-    async def _enter(self, request: m.Join | m.Spectate) -> None:
-        try:
-            answer = await self.connection.request(request)
-        except (RefusedError, ConnectionLostError) as error:
-            self.query_one("#status", Static).update(f"Cannot enter the room: {error}")
-            self.app.bell()
-            return
-        if isinstance(answer, m.Joined):
-            room = RoomModel.joined(answer, request.room)
-        elif isinstance(answer, m.Watching):
-            room = RoomModel.watching(answer, request.room)
-        else:
-            return
-        app = self.app
-        if isinstance(app, ParlourApp):
-            screen = app.enter(room)
-            app.call_later(app.switch_screen, screen)
-
-
-def _is_summary(room: Any) -> bool:
-    """Whether a lobby entry has what the lobby shows (protocol.md 2.2)."""
-    try:
-        return all(isinstance(seat["holder"]["kind"], str) for seat in room["seats"]) and all(
-            isinstance(room[key], str) for key in ("room", "game", "status", "host")
-        )
-    except (KeyError, TypeError):
-        return False
-
-
 class ParlourApp(App[None]):
     """The client: a room to play in, or the lobby to find one."""
 
@@ -546,7 +419,7 @@ class ParlourApp(App[None]):
         if self.start_room is not None:
             self.push_screen(self.enter(self.start_room, self.invite))
         else:
-            self.push_screen(LobbyScreen(self.connection))
+            self.push_screen(LobbyScreen(self.connection, self.enter))
         self.run_worker(self._listen(), group="connection", exclusive=True)
 
     def enter(self, room: RoomModel, invite: str = "") -> RoomScreen:

@@ -9,11 +9,13 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Label, ListItem, RichLog, Select, Static
 
-from parlour.client.app import LobbyScreen, ParlourApp, ProposalScreen, RoomScreen
+from parlour.client.app import ParlourApp, RoomScreen
 from parlour.client.boards.base import Board
 from parlour.client.cards import ScoreCardScreen
 from parlour.client.connection import Connection
+from parlour.client.dialogs import ProposalScreen
 from parlour.client.files import ImportScreen, LoadScreen, SaveScreen
+from parlour.client.lobby import LobbyScreen
 from parlour.client.room import RoomModel
 from parlour.client.widgets import BoardView, SeatsPanel
 from parlour.protocol import messages as m
