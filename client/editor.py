@@ -82,9 +82,8 @@ class EditorApp(App[str | None]):
 
     def compose(self) -> ComposeResult:
         yield Label(
-            "Click a cell to change what is on it (empty, green, red, hole, block), or move"
-            " with the arrow keys and press G, R, H, B or Delete. T: who moves first."
-            " S: start.",
+            "Click a cell to change what is on it (empty, green, red, hole, block), or move\n"
+            "with the arrow keys and press G, R, H, B or Delete. T: who moves first. S: start.",
             id="help",
         )
         yield BoardView(id="board")
