@@ -9,6 +9,8 @@ so every board is played from every seat. A game is a win for the searching side
 it alone has the best result, a draw when it shares it, a loss otherwise. Every move is
 timed from the call until the bot's last thought.
 
+`--report` plays nothing and prints what the recorded games came to.
+
 Games are spread over `--jobs` processes (2 by default, one a core: each move still
 has a core to itself, as in the server's worker pool). Each finished game is appended to
 `--results` (JSON lines), and a run skips the games already there for the same pairing
@@ -271,7 +273,9 @@ def print_targets(
     for pairing in pairings:
         tally = tallies.get(pairing.name, Tally())
         short = "" if tally.games >= 200 else f"  (over {tally.games} games; the target is 200)"
-        if pairing.target is not None:
+        if tally.games == 0:
+            print(f"  ----  {pairing.title()}: no games played yet")
+        elif pairing.target is not None:
             share = tally.win_rate()[0]
             print(
                 f"  {verdict(share >= pairing.target)}  {pairing.title()}: wins {share:.1%}"
@@ -346,6 +350,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--solve-boards", type=int, default=10, help="Tripppin boards to time a solve on"
     )
     parser.add_argument("--quick", action="store_true", help="a small smoke run")
+    parser.add_argument(
+        "--report", action="store_true", help="only print what the games recorded so far came to"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.budget, args.solve_boards = 6, 0.1, 2
@@ -353,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     pairings = [pairing for pairing in PAIRINGS if pairing.name in args.pairing]
     print_conditions(args, pairings)
     done = [r for r in load_results(args.results) if r["budget"] == args.budget]
-    tasks = tasks_to_play(pairings, args.games, args.budget, done)
+    tasks = [] if args.report else tasks_to_play(pairings, args.games, args.budget, done)
     print(f"{len(done)} games recorded before, {len(tasks)} to play", flush=True)
     with args.results.open("a") as kept:
 
