@@ -9,6 +9,7 @@ import contextlib
 import itertools
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Coroutine, Sequence
 from dataclasses import dataclass, field
@@ -46,6 +47,8 @@ from .workers import BotWorkers, Report, SearchError, Think
 log = logging.getLogger("parlour.server")
 
 MAX_WRITE_BUFFER: Final = 1 << 22
+CHECKPOINT_SECONDS: Final = 5.0
+"""How often the database's write-ahead log is folded in, away from the event loop."""
 """Bytes queued for a client that does not read before it is closed as too slow."""
 
 
@@ -129,6 +132,7 @@ class ParlourServer:
                 self.store.close()
             raise
         self._spawn(self._tick_forever())
+        self._spawn(self._checkpoint_forever(self.store))
 
     def _restore(self, store: Store) -> None:
         """Rooms as they were stored; one that cannot be rebuilt is logged and left out."""
@@ -340,6 +344,15 @@ class ParlourServer:
             return self.lobby.play_bot(turn, bots.fallback_move(turn.state, seed))
 
     # Time.
+
+    async def _checkpoint_forever(self, store: Store) -> None:
+        """Fold the database's write-ahead log in now and then, in a thread."""
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            try:
+                await asyncio.to_thread(store.checkpoint)
+            except sqlite3.Error:
+                log.exception("checkpoint of %s failed; trying again later", store.path)
 
     async def _tick_forever(self) -> None:
         while True:

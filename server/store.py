@@ -23,6 +23,11 @@ from .scores import Result, initials
 log = logging.getLogger("parlour.server")
 
 FILE_NAME: Final = "parlour.sqlite3"
+UPSERT_ROOM: Final = (
+    "INSERT INTO rooms (id, record, saved_at) VALUES (?, ?, ?) ON CONFLICT (id)"
+    " DO UPDATE SET record = excluded.record, saved_at = excluded.saved_at"
+)
+"""One statement is one transaction: a single room's write needs no BEGIN and COMMIT."""
 MAX_LISTED: Final = 200
 """Saved games listed at most, the newest."""
 MEMORY: Final = Path(":memory:")
@@ -82,6 +87,7 @@ class Store:
             self._db = sqlite3.connect(path, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._migrate()
         except sqlite3.DatabaseError as error:
             raise StoreError(f"cannot use {path} as Parlour's database: {error}") from None
@@ -120,21 +126,18 @@ class Store:
         """Write changed rooms, forget closed ones and keep finished games' results, all in
         one transaction."""
         now = time.time()
-        rows = [
-            (record["id"], json.dumps(record, separators=(",", ":")), now) for record in records
-        ]
+        rows = [(record["id"], _compact(record), now) for record in records]
         gone = [(room_id,) for room_id in closed]
         finished = list(results)
+        if len(rows) == 1 and not gone and not finished:
+            self._db.execute(UPSERT_ROOM, rows[0])
+            return
         if not rows and not gone and not finished:
             return
         with self._transaction():
             for result in finished:
                 self._add_result(result, now)
-            self._db.executemany(
-                "INSERT INTO rooms (id, record, saved_at) VALUES (?, ?, ?) ON CONFLICT (id)"
-                " DO UPDATE SET record = excluded.record, saved_at = excluded.saved_at",
-                rows,
-            )
+            self._db.executemany(UPSERT_ROOM, rows)
             self._db.executemany("DELETE FROM rooms WHERE id = ?", gone)
 
     def _add_result(self, result: Result, now: float) -> None:
@@ -235,7 +238,21 @@ class Store:
             found.append(Stored(str(room_id), record))
         return found
 
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database, on a connection of its own, so that
+        a thread can do it while the server goes on writing: commits then never wait for
+        the log's sync, which is what made the occasional move slow."""
+        if self.path == MEMORY:
+            return
+        checkpointer = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            checkpointer.close()
+
     def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()
 
 
@@ -249,3 +266,8 @@ def _tally(rows: Iterable[tuple[str, str, int]], key: str) -> list[dict[str, Any
         line["games"] = line["wins"] + line["losses"] + line["ties"]
         line["win_percent"] = round(100 * line["wins"] / line["games"])
     return sorted(lines.values(), key=lambda line: (-line["wins"], line[key]))
+
+
+def _compact(record: dict[str, Any]) -> str:
+    """A record as short JSON; records are plain data, so nothing need be checked."""
+    return json.dumps(record, separators=(",", ":"), check_circular=False)

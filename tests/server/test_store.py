@@ -90,3 +90,19 @@ def test_an_older_database_is_migrated_and_keeps_its_rooms(tmp_path: Path) -> No
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
     db.close()
+
+
+def test_writes_go_to_the_log_and_a_checkpoint_folds_them_in(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    store = Store(path)
+    before = path.stat().st_size
+    store.save([record(f"room{n}", ["d3"] * 50) for n in range(200)])
+    assert path.stat().st_size == before
+    assert (tmp_path / f"{FILE_NAME}-wal").stat().st_size > 0
+    store.checkpoint()
+    assert path.stat().st_size > before
+    store.close()
+    assert not (tmp_path / f"{FILE_NAME}-wal").exists() or (
+        (tmp_path / f"{FILE_NAME}-wal").stat().st_size == 0
+    )
+    assert len(Store(path).load()) == 200
