@@ -49,9 +49,10 @@ async def seated(
     board: int = 1,
     bots: str | None = None,
     public: bool = True,
+    think_ms: int = 1000,
 ) -> RoomModel:
     """A room of `game` with this connection in `seat`; with `bots`, started against them."""
-    create = m.CreateRoom(game=game, seat=seat, board=board, public=public)
+    create = m.CreateRoom(game=game, seat=seat, board=board, public=public, bot_think_ms=think_ms)
     joined = await connection.request(create)
     assert isinstance(joined, m.Joined)
     room = RoomModel.joined(joined)
@@ -254,7 +255,9 @@ async def test_the_lobby_lists_public_rooms_and_joins_one(
 
 
 async def test_watching_the_computer_think(connection: Connection) -> None:
-    room = await seated(connection, "othello", "white", bots="hard")
+    # Ten seconds a move: the bot is still deepening, and so still telling its thoughts,
+    # when T is pressed, however slowly the app starts.
+    room = await seated(connection, "othello", "white", bots="hard", think_ms=10_000)
     app = ParlourApp(connection, room)
     async with app.run_test(size=SCREEN) as pilot:
         await pilot.press("t")
