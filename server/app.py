@@ -35,7 +35,8 @@ from parlour.protocol import messages as m
 from parlour.protocol.session import FLOOD_CLOSE_AFTER
 from parlour.protocol.wire import Frame
 
-from .lobby import BotTurn, Limits, Lobby, Outbox, SuggestionAsked
+from .answers import Outbox
+from .lobby import BotTurn, Limits, Lobby, SuggestionAsked
 from .metrics import Metrics
 from .records import RecordError, restore_room, room_record
 from .room import ConnId, Status

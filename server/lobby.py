@@ -8,7 +8,7 @@ feeds it requests, disconnects, clock ticks and bots' moves, and sends what it r
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 from parlour import __version__
 from parlour.bots import levels_for
@@ -16,22 +16,17 @@ from parlour.protocol import ErrorCode, ProtocolError
 from parlour.protocol import messages as m
 from parlour.rules import GAMES, IllegalMoveError, MalformedMoveError, RulesError, State
 from parlour.rules.dealing import MAX_BOARD_NUMBER
-from parlour.rules.gamefile import parse_game_file
 
-from . import manage
-from .manage import game_file_of
-from .room import ConnId, Holder, Proposal, Room, Seat, Status
+from .answers import Outbox, refuse, running
+from .keeping import Archive, Keeping
+from .room import ConnId, Holder, Room, Seat, Status
 from .scores import Result, result_of
-from .store import Save
-
-Outbox = list[tuple[ConnId, m.ServerMessage]]
 
 MAX_ROOMS: Final = 1000
 MAX_HOSTED: Final = 3
 IDLE_CLOSE: Final = 600.0
 ROOM_ID_BYTES: Final = 6
 PROPOSAL_SECONDS: Final = 30.0
-PROPOSAL_ID_BYTES: Final = 6
 SECRET_BYTES: Final = 16
 """128 bits for seat tokens and private room codes."""
 
@@ -63,15 +58,6 @@ class SuggestionAsked:
     state: State[Any]
 
 
-class Archive(Protocol):
-    """Where score cards are read and games are saved: the server's database."""
-
-    def score_card(self, game: str, preset: str | None) -> dict[str, Any]: ...
-    def put_save(self, save: Save, *, replace: bool) -> bool: ...
-    def get_save(self, name: str) -> tuple[str, str] | None: ...
-    def list_saves(self, game: str | None) -> list[dict[str, Any]]: ...
-
-
 @dataclass(frozen=True, slots=True)
 class Unsaved:
     """What must be stored before anyone is told of it."""
@@ -90,12 +76,8 @@ class Limits:
     """How long the others have to agree to an undo or new game; silence declines."""
 
 
-def _error(code: ErrorCode, message: str, **detail: Any) -> ProtocolError:
-    return ProtocolError(code, message, detail=detail or None)
-
-
 @dataclass
-class Lobby:
+class Lobby(Keeping):
     """The server's rooms, and the rules of who may do what in them."""
 
     clock: Callable[[], float]
@@ -119,6 +101,10 @@ class Lobby:
     _asked: list[SuggestionAsked] = field(default_factory=list, repr=False)
     suggesting: set[ConnId] = field(default_factory=set)
     """Connections with a suggestion being searched: one each at a time."""
+
+    @property
+    def proposal_seconds(self) -> float:
+        return self.limits.proposal_seconds
 
     def handle(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
         """Act on one valid request; a refusal is an `error` to the sender and changes nothing."""
@@ -228,7 +214,7 @@ class Lobby:
     def _create_room(self, conn: ConnId, message: m.CreateRoom) -> Outbox:
         game = GAMES.get(message.game)
         if game is None:
-            raise _error(ErrorCode.NO_SUCH_GAME, f"there is no game '{message.game}'")
+            raise refuse(ErrorCode.NO_SUCH_GAME, f"there is no game '{message.game}'")
         if message.seat is not None and message.seat not in game.seats:
             raise self._no_such_seat(game.title, message.seat, game.seats)
         hosted = sum(
@@ -236,14 +222,14 @@ class Lobby:
             for room in self.rooms.values()
         )
         if hosted >= self.limits.max_hosted:
-            raise _error(
+            raise refuse(
                 ErrorCode.TOO_MANY_ROOMS,
                 f"a connection may host {self.limits.max_hosted} rooms at once",
             )
         if len(self.rooms) >= self.limits.max_rooms:
-            raise _error(ErrorCode.SERVER_FULL, "the server holds as many rooms as it may")
+            raise refuse(ErrorCode.SERVER_FULL, "the server holds as many rooms as it may")
         if message.position is not None and message.board is not None:
-            raise _error(ErrorCode.BAD_OPTIONS, "give a board number or a position, not both")
+            raise refuse(ErrorCode.BAD_OPTIONS, "give a board number or a position, not both")
         board = message.board if message.board is not None else secrets.randbelow(MAX_BOARD_NUMBER)
         try:
             options = game.resolve_options(message.options or {})
@@ -252,9 +238,9 @@ class Lobby:
             else:
                 initial = game.new(options, seed=board)
         except RulesError as error:
-            raise _error(ErrorCode.BAD_OPTIONS, str(error)) from None
+            raise refuse(ErrorCode.BAD_OPTIONS, str(error)) from None
         if initial.is_over:
-            raise _error(ErrorCode.BAD_OPTIONS, "that position is already the end of a game")
+            raise refuse(ErrorCode.BAD_OPTIONS, "that position is already the end of a game")
         room = Room(
             id=self._new_room_id(),
             code=None if message.public else self.secret(SECRET_BYTES),
@@ -319,7 +305,7 @@ class Lobby:
         if room is None or (
             room.code != ref and not room.public and conn not in room.connections()
         ):
-            raise _error(ErrorCode.NO_SUCH_ROOM, "there is no room with that id or code")
+            raise refuse(ErrorCode.NO_SUCH_ROOM, "there is no room with that id or code")
         return room
 
     def _joined(self, room: Room, conn: ConnId, request: str | int | None, token: str) -> m.Joined:
@@ -343,17 +329,17 @@ class Lobby:
         if room.seat_of(conn) is not None:
             held = room.seat_of(conn)
             assert held is not None
-            raise _error(ErrorCode.SEAT_TAKEN, f"you already hold {held.colour} in this room")
+            raise refuse(ErrorCode.SEAT_TAKEN, f"you already hold {held.colour} in this room")
         if message.seat is not None:
             seat = room.seat_named(message.seat)
             if seat is None:
                 raise self._no_such_seat(room.game.title, message.seat, room.game.seats)
             if seat.holder is not Holder.OPEN:
-                raise _error(ErrorCode.SEAT_TAKEN, f"{seat.colour} is taken")
+                raise refuse(ErrorCode.SEAT_TAKEN, f"{seat.colour} is taken")
         else:
             seat = next((seat for seat in room.seats if seat.holder is Holder.OPEN), None)
             if seat is None:
-                raise _error(ErrorCode.ROOM_FULL, "every seat in this room is taken")
+                raise refuse(ErrorCode.ROOM_FULL, "every seat in this room is taken")
         token = self.secret(SECRET_BYTES)
         seat.seat_human(self.names[conn], token, conn)
         room.spectators.discard(conn)
@@ -374,12 +360,12 @@ class Lobby:
         )
         hosting = secrets.compare_digest(token, room.host_token)
         if seat is None and not hosting:
-            raise _error(ErrorCode.BAD_TOKEN, "that token holds no seat in this room")
+            raise refuse(ErrorCode.BAD_TOKEN, "that token holds no seat in this room")
         outbox: Outbox = []
         if seat is not None:
             held = room.seat_of(conn)
             if held is not None and held is not seat:
-                raise _error(ErrorCode.SEAT_TAKEN, f"you already hold {held.colour} in this room")
+                raise refuse(ErrorCode.SEAT_TAKEN, f"you already hold {held.colour} in this room")
             if seat.conn is not None and seat.conn != conn:
                 room.spectators.add(seat.conn)
                 outbox.append((seat.conn, m.SeatChanged(room=room.id, seat=seat.colour)))
@@ -410,9 +396,9 @@ class Lobby:
     def _host_action(self, conn: ConnId, message: m.SetSeat | m.FillBots | m.Start) -> Outbox:
         room = self._find(conn, message.room)
         if room.host_conn != conn:
-            raise _error(ErrorCode.NOT_HOST, "only the room's host may do that")
+            raise refuse(ErrorCode.NOT_HOST, "only the room's host may do that")
         if room.status is not Status.WAITING:
-            raise _error(ErrorCode.NOT_WAITING, "the game has begun: the seats are set")
+            raise refuse(ErrorCode.NOT_WAITING, "the game has begun: the seats are set")
         if isinstance(message, m.SetSeat):
             self._set_seat(room, message)
         elif isinstance(message, m.FillBots):
@@ -429,7 +415,7 @@ class Lobby:
         if seat is None:
             raise self._no_such_seat(room.game.title, message.seat, room.game.seats)
         if seat.holder is Holder.HUMAN:
-            raise _error(ErrorCode.SEAT_TAKEN, f"{seat.colour} is held by {seat.name}")
+            raise refuse(ErrorCode.SEAT_TAKEN, f"{seat.colour} is held by {seat.name}")
         if message.holder == "bot":
             seat.seat_bot(self._level(room, message.level))
         else:
@@ -440,7 +426,7 @@ class Lobby:
         if level is None:
             return levels[0]
         if level not in levels:
-            raise _error(
+            raise refuse(
                 ErrorCode.NO_SUCH_LEVEL,
                 f"{room.game.title} bots play at {', '.join(levels)}, not '{level}'",
                 levels=list(levels),
@@ -450,7 +436,7 @@ class Lobby:
     def _start(self, room: Room) -> None:
         open_seats = [seat.colour for seat in room.seats if seat.holder is Holder.OPEN]
         if open_seats:
-            raise _error(
+            raise refuse(
                 ErrorCode.SEATS_OPEN,
                 f"nobody holds {', '.join(open_seats)}: seat someone or a bot first",
                 seats=open_seats,
@@ -460,7 +446,7 @@ class Lobby:
 
     @staticmethod
     def _no_such_seat(title: str, colour: str, seats: tuple[str, ...]) -> ProtocolError:
-        return _error(
+        return refuse(
             ErrorCode.NO_SUCH_SEAT,
             f"{title} has no seat '{colour}'; its seats are {', '.join(seats)}",
             seats=list(seats),
@@ -472,7 +458,7 @@ class Lobby:
         room = self._find(conn, message.room)
         seat = room.seat_of(conn)
         if seat is None:
-            raise _error(ErrorCode.NOT_SEATED, "you hold no seat in this room")
+            raise refuse(ErrorCode.NOT_SEATED, "you hold no seat in this room")
         return [
             (conn, m.Ok(id=message.id)),
             *self._play(room, seat, message.version, message.move),
@@ -482,25 +468,25 @@ class Lobby:
         """A bot's move, checked exactly as a person's; ProtocolError if refused."""
         room = self.rooms.get(turn.room)
         if room is None:
-            raise _error(ErrorCode.NO_SUCH_ROOM, "the room has closed")
+            raise refuse(ErrorCode.NO_SUCH_ROOM, "the room has closed")
         seat = room.seat_named(turn.colour)
         if seat is None or not seat.plays_as_bot:
-            raise _error(ErrorCode.NOT_SEATED, f"no bot holds {turn.colour} any more")
+            raise refuse(ErrorCode.NOT_SEATED, f"no bot holds {turn.colour} any more")
         return self._play(room, seat, turn.version, move)
 
     def _play(self, room: Room, seat: Seat, version: int, text: str) -> Outbox:
         """Check a move in protocol.md's order, then apply it and tell everyone."""
-        state = self._running(room)
+        state = running(room)
         if room.proposal is not None:
-            raise _error(
+            raise refuse(
                 ErrorCode.BUSY, f"the game waits for answers to a {room.proposal.kind} proposal"
             )
         if room.seats.index(seat) != state.to_move:
-            raise _error(
+            raise refuse(
                 ErrorCode.NOT_YOUR_TURN, f"it is {room.seats[state.to_move].colour}'s turn"
             )
         if version != room.version:
-            raise _error(
+            raise refuse(
                 ErrorCode.STALE_VERSION,
                 f"that move was made against version {version};"
                 f" the room is at version {room.version}",
@@ -509,11 +495,11 @@ class Lobby:
         try:
             move = state.parse_move(text)
         except MalformedMoveError as error:
-            raise _error(ErrorCode.MALFORMED_MOVE, str(error)) from None
+            raise refuse(ErrorCode.MALFORMED_MOVE, str(error)) from None
         try:
             after = state.play(move)
         except IllegalMoveError as error:
-            raise _error(ErrorCode.ILLEGAL_MOVE, str(error)) from None
+            raise refuse(ErrorCode.ILLEGAL_MOVE, str(error)) from None
         played = state.format_move(move)
         room.state = after
         room.version += 1
@@ -542,222 +528,6 @@ class Lobby:
             outbox.append((member, updates[viewpoint]))
         return outbox
 
-    @staticmethod
-    def _running(room: Room) -> State[Any]:
-        if room.status is Status.WAITING or room.state is None:
-            raise _error(ErrorCode.NOT_STARTED, "the game has not started")
-        if room.status is Status.FINISHED:
-            raise _error(ErrorCode.GAME_OVER, "the game is over")
-        return room.state
-
-    # Taking back, starting again, and agreeing to it.
-
-    def _undo(self, conn: ConnId, message: m.Undo) -> Outbox:
-        """Take back the asker's last move and the moves after it, with the others' consent."""
-        room, seat = self._asking_person(conn, message.room)
-        self._running(room)
-        keep = manage.undo_point(room, room.seats.index(seat))
-        if keep is None:
-            raise _error(
-                ErrorCode.NOTHING_TO_UNDO,
-                f"{seat.colour} has no move to take back"
-                f" (at most {manage.MAX_UNDONE} moves can be taken back in a row)",
-            )
-        return self._propose(conn, message.id, room, seat, kind="undo", keep=keep)
-
-    def _new_game(self, conn: ConnId, message: m.NewGame) -> Outbox:
-        """Start again with the same seats: at once after a finished game, else by consent."""
-        room, seat = self._asking_person(conn, message.room)
-        if room.status is Status.WAITING:
-            raise _error(ErrorCode.NOT_STARTED, "the game has not started")
-        if room.status is Status.FINISHED:
-            manage.restart(room, message.board)
-            return [(conn, m.Ok(id=message.id)), *self._broadcast_view(room)]
-        return self._propose(conn, message.id, room, seat, kind="new_game", board=message.board)
-
-    def _asking_person(self, conn: ConnId, ref: str) -> tuple[Room, Seat]:
-        """The room and the asker's seat, if a person holds it and nothing else is asked."""
-        room = self._find(conn, ref)
-        seat = room.seat_of(conn)
-        if seat is None or seat.holder is not Holder.HUMAN:
-            raise _error(ErrorCode.NOT_SEATED, "only a person in a seat may ask for that")
-        if room.proposal is not None:
-            raise _error(ErrorCode.BUSY, f"a {room.proposal.kind} proposal is waiting for answers")
-        return room, seat
-
-    def _propose(
-        self,
-        conn: ConnId,
-        request: str | int | None,
-        room: Room,
-        seat: Seat,
-        *,
-        kind: str,
-        keep: int = 0,
-        board: int | None = None,
-    ) -> Outbox:
-        """Do it now if nobody else is a person here; else ask every other person."""
-        others = {
-            other.colour
-            for other in room.seats
-            if other.holder in (Holder.HUMAN, Holder.STANDIN) and other != seat
-        }
-        done: Outbox = [(conn, m.Ok(id=request))]
-        if not others:
-            self._carry_out(room, kind, keep, board)
-            return [*done, *self._broadcast_view(room)]
-        proposal = Proposal(
-            id=self.secret(PROPOSAL_ID_BYTES),
-            kind=kind,
-            by=seat.colour,
-            waiting=others,
-            expires_at=self.clock() + self.limits.proposal_seconds,
-            keep=keep,
-            board=board,
-        )
-        room.proposal = proposal
-        asked = m.Proposal(
-            room=room.id,
-            proposal=proposal.id,
-            kind=kind,
-            by=seat.colour,
-            asked=sorted(others),
-            expires_in=round(self.limits.proposal_seconds),
-        )
-        return [*done, *((member, asked) for member in sorted(room.connections()))]
-
-    def _answer(self, conn: ConnId, message: m.Answer) -> Outbox:
-        room = self._find(conn, message.room)
-        proposal = room.proposal
-        if proposal is None or proposal.id != message.proposal:
-            raise _error(ErrorCode.NO_SUCH_PROPOSAL, "no such proposal waits in this room")
-        seat = room.seat_of(conn)
-        if seat is None or seat.colour not in proposal.waiting:
-            raise _error(ErrorCode.NO_SUCH_PROPOSAL, "that proposal waits for no answer of yours")
-        done: Outbox = [(conn, m.Ok(id=message.id))]
-        if not message.accept:
-            return [*done, *self._end_proposal(room, "declined", seat.colour)]
-        proposal.waiting.discard(seat.colour)
-        if proposal.waiting:
-            return done
-        ended = self._end_proposal(room, "accepted", None)
-        self._carry_out(room, proposal.kind, proposal.keep, proposal.board)
-        return [*done, *ended, *self._broadcast_view(room)]
-
-    def _end_proposal(self, room: Room, outcome: str, by: str | None) -> Outbox:
-        proposal = room.proposal
-        assert proposal is not None
-        room.proposal = None
-        self._changed.add(room.id)
-        ended = m.ProposalEnded(
-            room=room.id, proposal=proposal.id, kind=proposal.kind, outcome=outcome, by=by
-        )
-        return [(member, ended) for member in sorted(room.connections())]
-
-    @staticmethod
-    def _carry_out(room: Room, kind: str, keep: int, board: int | None) -> None:
-        if kind == "undo":
-            manage.rewind(room, keep)
-        else:
-            manage.restart(room, board)
-
-    def _chat(self, conn: ConnId, message: m.Chat) -> Outbox:
-        """A line of chat to everyone in the room, from a member."""
-        room = self._find(conn, message.room)
-        if conn not in room.connections():
-            raise _error(ErrorCode.NOT_IN_ROOM, "join or watch the room to chat in it")
-        seat = room.seat_of(conn)
-        line = m.ChatLine(
-            room=room.id,
-            name=self.names[conn],
-            seat=seat.colour if seat else None,
-            text=message.text,
-        )
-        told = [(member, line) for member in sorted(room.connections())]
-        return [(conn, m.Ok(id=message.id)), *told]
-
-    def _score_card(self, conn: ConnId, message: m.ScoreCard) -> Outbox:
-        """A game's wins, losses and ties, by colour and by player, and its best score."""
-        game = GAMES.get(message.game)
-        if game is None:
-            raise _error(ErrorCode.NO_SUCH_GAME, f"there is no game '{message.game}'")
-        card = self._archive().score_card(game.name, message.preset)
-        reply = m.ScoreCardReply(id=message.id, game=game.name, preset=message.preset, **card)
-        return [(conn, reply)]
-
-    def _archive(self) -> "Archive":
-        if self.archive is None:
-            raise _error(ErrorCode.INTERNAL, "this server keeps no score cards or saved games")
-        return self.archive
-
-    # Saving, loading, exporting and importing games.
-
-    def _export_game(self, conn: ConnId, message: m.ExportGame) -> Outbox:
-        """The room's game as a game file, for anyone in the room."""
-        room = self._member_room(conn, message.room)
-        if room.state is None:
-            raise _error(ErrorCode.NOT_STARTED, "the game has not started")
-        text = game_file_of(room).text()
-        return [(conn, m.GameFileText(id=message.id, room=room.id, text=text))]
-
-    def _save_game(self, conn: ConnId, message: m.SaveGame) -> Outbox:
-        """The room's game kept on the server under a name."""
-        room = self._member_room(conn, message.room)
-        if room.state is None:
-            raise _error(ErrorCode.NOT_STARTED, "the game has not started")
-        save = Save(
-            name=message.name,
-            game=room.game.name,
-            text=game_file_of(room).text(),
-            moves=len(room.moves),
-            saved_by=self.names[conn],
-        )
-        if not self._archive().put_save(save, replace=message.replace):
-            raise _error(ErrorCode.NAME_TAKEN, f"a game is saved as {message.name!r} already")
-        return [(conn, m.Ok(id=message.id))]
-
-    def _load_game(self, conn: ConnId, message: m.ImportGame | m.LoadGame) -> Outbox:
-        """A saved or sent game in place of the one just begun: as Tribolo's Load, only at
-        the start of a game (no person has moved; a bot's opening moves are replaced), by a
-        person seated or the host."""
-        room = self._find(conn, message.room)
-        seat = room.seat_of(conn)
-        if room.host_conn != conn and (seat is None or seat.holder is not Holder.HUMAN):
-            raise _error(ErrorCode.NOT_SEATED, "only a person in a seat or the host may load")
-        if (
-            room.status is not Status.PLAYING
-            or room.proposal is not None
-            or any(room.seats[mover].holder is not Holder.BOT for mover in manage.movers(room))
-        ):
-            raise _error(
-                ErrorCode.NOT_AT_START,
-                "a game is loaded at the start of a game, before anyone has moved",
-            )
-        text = message.text if isinstance(message, m.ImportGame) else self._saved(message.name)
-        try:
-            loaded = parse_game_file(text)
-        except (RulesError, ValueError) as error:
-            raise _error(ErrorCode.BAD_SAVE, f"that game cannot be loaded: {error}") from None
-        if loaded.game is not room.game:
-            raise _error(
-                ErrorCode.BAD_SAVE,
-                f"that is a game of {loaded.game.title}; this room plays {room.game.title}",
-            )
-        manage.load(room, loaded)
-        return [(conn, m.Ok(id=message.id)), *self._broadcast_view(room)]
-
-    def _saved(self, name: str) -> str:
-        found = self._archive().get_save(name)
-        if found is None:
-            raise _error(ErrorCode.NO_SUCH_SAVE, f"no game is saved as {name!r}")
-        return found[1]
-
-    def _member_room(self, conn: ConnId, ref: str) -> Room:
-        room = self._find(conn, ref)
-        if conn not in room.connections():
-            raise _error(ErrorCode.NOT_IN_ROOM, "join or watch the room first")
-        return room
-
     def _hint(self, conn: ConnId, message: m.Hint) -> Outbox:
         _, _, state = self._own_turn(conn, message.room, "hints")
         moves = state.legal_moves() if message.kind == "possible" else state.best_moves()
@@ -769,10 +539,10 @@ class Lobby:
         room = self._find(conn, ref)
         seat = room.seat_of(conn)
         if seat is None:
-            raise _error(ErrorCode.NOT_SEATED, "you hold no seat in this room")
-        state = self._running(room)
+            raise refuse(ErrorCode.NOT_SEATED, "you hold no seat in this room")
+        state = running(room)
         if room.seats.index(seat) != state.to_move:
-            raise _error(ErrorCode.NOT_YOUR_TURN, f"{what} are for the seat whose turn it is")
+            raise refuse(ErrorCode.NOT_YOUR_TURN, f"{what} are for the seat whose turn it is")
         return room, seat, state
 
     # Watching the computer think.
@@ -780,7 +550,7 @@ class Lobby:
     def _show_thinking(self, conn: ConnId, message: m.ShowThinking) -> Outbox:
         room = self._find(conn, message.room)
         if conn not in room.connections():
-            raise _error(ErrorCode.NOT_IN_ROOM, "join or spectate the room first")
+            raise refuse(ErrorCode.NOT_IN_ROOM, "join or spectate the room first")
         if message.on:
             room.thinkers.add(conn)
         else:
@@ -790,7 +560,7 @@ class Lobby:
     def _suggest(self, conn: ConnId, message: m.Suggest) -> Outbox:
         room, seat, state = self._own_turn(conn, message.room, "suggestions")
         if conn in self.suggesting:
-            raise _error(ErrorCode.BUSY, "a suggestion for you is still being worked out")
+            raise refuse(ErrorCode.BUSY, "a suggestion for you is still being worked out")
         self.suggesting.add(conn)
         asked = SuggestionAsked(
             conn,
@@ -816,7 +586,7 @@ class Lobby:
         if asked.conn not in self.names:
             return []
         if found is None:
-            error = _error(ErrorCode.INTERNAL, "no suggestion could be worked out; ask again")
+            error = refuse(ErrorCode.INTERNAL, "no suggestion could be worked out; ask again")
             return [(asked.conn, m.Error.from_exception(error, asked.request))]
         suggestion = m.Suggestion(
             id=asked.request, room=asked.room, version=asked.version, search=found

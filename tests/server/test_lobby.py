@@ -9,7 +9,8 @@ from parlour.protocol import ProtocolError
 from parlour.protocol import messages as m
 from parlour.protocol.wire import check_schema
 from parlour.rules import get_game
-from parlour.server.lobby import Limits, Lobby, Outbox
+from parlour.server.answers import Outbox
+from parlour.server.lobby import Limits, Lobby
 from parlour.server.room import Holder, Status
 
 

@@ -7,7 +7,8 @@ import pytest
 from parlour.bots import levels_for
 from parlour.protocol import messages as m
 from parlour.rules import get_game
-from parlour.server.lobby import Lobby, Outbox
+from parlour.server.answers import Outbox
+from parlour.server.lobby import Lobby
 from parlour.server.manage import MAX_UNDONE
 from parlour.server.room import Room, Status
 

@@ -1,0 +1,259 @@
+"""The lobby's requests about keeping games: taking moves back and starting again (with the
+other people's consent), chat, score cards, and saving, loading, exporting and importing.
+
+A part of `Lobby` kept in a module of its own; it uses the lobby's rooms, names and
+helpers, declared here, and holds no state of its own.
+"""
+
+from collections.abc import Callable
+from typing import Any, Final, Protocol
+
+from parlour.protocol import ErrorCode
+from parlour.protocol import messages as m
+from parlour.rules import GAMES, RulesError
+from parlour.rules.gamefile import parse_game_file
+
+from . import manage
+from .answers import Outbox, refuse, running
+from .manage import game_file_of
+from .room import ConnId, Holder, Proposal, Room, Seat, Status
+from .store import Save
+
+PROPOSAL_ID_BYTES: Final = 6
+
+
+class Archive(Protocol):
+    """Where score cards are read and games are saved: the server's database."""
+
+    def score_card(self, game: str, preset: str | None) -> dict[str, Any]: ...
+    def put_save(self, save: Save, *, replace: bool) -> bool: ...
+    def get_save(self, name: str) -> tuple[str, str] | None: ...
+    def list_saves(self, game: str | None) -> list[dict[str, Any]]: ...
+
+
+class Keeping:
+    """Undo, new game, chat, score cards and saved games, for `Lobby`."""
+
+    names: dict[ConnId, str]
+    clock: Callable[[], float]
+    secret: Callable[[int], str]
+    archive: Archive | None
+    _changed: set[str]
+
+    @property
+    def proposal_seconds(self) -> float:
+        raise NotImplementedError
+
+    def _find(self, conn: ConnId, ref: str) -> Room:
+        raise NotImplementedError
+
+    def _broadcast_view(self, room: Room, but: ConnId | None = None) -> Outbox:
+        raise NotImplementedError
+
+    # Taking back, starting again, and agreeing to it.
+
+    def _undo(self, conn: ConnId, message: m.Undo) -> Outbox:
+        """Take back the asker's last move and the moves after it, with the others' consent."""
+        room, seat = self._asking_person(conn, message.room)
+        running(room)
+        keep = manage.undo_point(room, room.seats.index(seat))
+        if keep is None:
+            raise refuse(
+                ErrorCode.NOTHING_TO_UNDO,
+                f"{seat.colour} has no move to take back"
+                f" (at most {manage.MAX_UNDONE} moves can be taken back in a row)",
+            )
+        return self._propose(conn, message.id, room, seat, kind="undo", keep=keep)
+
+    def _new_game(self, conn: ConnId, message: m.NewGame) -> Outbox:
+        """Start again with the same seats: at once after a finished game, else by consent."""
+        room, seat = self._asking_person(conn, message.room)
+        if room.status is Status.WAITING:
+            raise refuse(ErrorCode.NOT_STARTED, "the game has not started")
+        if room.status is Status.FINISHED:
+            manage.restart(room, message.board)
+            return [(conn, m.Ok(id=message.id)), *self._broadcast_view(room)]
+        return self._propose(conn, message.id, room, seat, kind="new_game", board=message.board)
+
+    def _asking_person(self, conn: ConnId, ref: str) -> tuple[Room, Seat]:
+        """The room and the asker's seat, if a person holds it and nothing else is asked."""
+        room = self._find(conn, ref)
+        seat = room.seat_of(conn)
+        if seat is None or seat.holder is not Holder.HUMAN:
+            raise refuse(ErrorCode.NOT_SEATED, "only a person in a seat may ask for that")
+        if room.proposal is not None:
+            raise refuse(ErrorCode.BUSY, f"a {room.proposal.kind} proposal is waiting for answers")
+        return room, seat
+
+    def _propose(
+        self,
+        conn: ConnId,
+        request: str | int | None,
+        room: Room,
+        seat: Seat,
+        *,
+        kind: str,
+        keep: int = 0,
+        board: int | None = None,
+    ) -> Outbox:
+        """Do it now if nobody else is a person here; else ask every other person."""
+        others = {
+            other.colour
+            for other in room.seats
+            if other.holder in (Holder.HUMAN, Holder.STANDIN) and other != seat
+        }
+        done: Outbox = [(conn, m.Ok(id=request))]
+        if not others:
+            self._carry_out(room, kind, keep, board)
+            return [*done, *self._broadcast_view(room)]
+        proposal = Proposal(
+            id=self.secret(PROPOSAL_ID_BYTES),
+            kind=kind,
+            by=seat.colour,
+            waiting=others,
+            expires_at=self.clock() + self.proposal_seconds,
+            keep=keep,
+            board=board,
+        )
+        room.proposal = proposal
+        asked = m.Proposal(
+            room=room.id,
+            proposal=proposal.id,
+            kind=kind,
+            by=seat.colour,
+            asked=sorted(others),
+            expires_in=round(self.proposal_seconds),
+        )
+        return [*done, *((member, asked) for member in sorted(room.connections()))]
+
+    def _answer(self, conn: ConnId, message: m.Answer) -> Outbox:
+        room = self._find(conn, message.room)
+        proposal = room.proposal
+        if proposal is None or proposal.id != message.proposal:
+            raise refuse(ErrorCode.NO_SUCH_PROPOSAL, "no such proposal waits in this room")
+        seat = room.seat_of(conn)
+        if seat is None or seat.colour not in proposal.waiting:
+            raise refuse(ErrorCode.NO_SUCH_PROPOSAL, "that proposal waits for no answer of yours")
+        done: Outbox = [(conn, m.Ok(id=message.id))]
+        if not message.accept:
+            return [*done, *self._end_proposal(room, "declined", seat.colour)]
+        proposal.waiting.discard(seat.colour)
+        if proposal.waiting:
+            return done
+        ended = self._end_proposal(room, "accepted", None)
+        self._carry_out(room, proposal.kind, proposal.keep, proposal.board)
+        return [*done, *ended, *self._broadcast_view(room)]
+
+    def _end_proposal(self, room: Room, outcome: str, by: str | None) -> Outbox:
+        proposal = room.proposal
+        assert proposal is not None
+        room.proposal = None
+        self._changed.add(room.id)
+        ended = m.ProposalEnded(
+            room=room.id, proposal=proposal.id, kind=proposal.kind, outcome=outcome, by=by
+        )
+        return [(member, ended) for member in sorted(room.connections())]
+
+    @staticmethod
+    def _carry_out(room: Room, kind: str, keep: int, board: int | None) -> None:
+        if kind == "undo":
+            manage.rewind(room, keep)
+        else:
+            manage.restart(room, board)
+
+    def _chat(self, conn: ConnId, message: m.Chat) -> Outbox:
+        """A line of chat to everyone in the room, from a member."""
+        room = self._find(conn, message.room)
+        if conn not in room.connections():
+            raise refuse(ErrorCode.NOT_IN_ROOM, "join or watch the room to chat in it")
+        seat = room.seat_of(conn)
+        line = m.ChatLine(
+            room=room.id,
+            name=self.names[conn],
+            seat=seat.colour if seat else None,
+            text=message.text,
+        )
+        told = [(member, line) for member in sorted(room.connections())]
+        return [(conn, m.Ok(id=message.id)), *told]
+
+    def _score_card(self, conn: ConnId, message: m.ScoreCard) -> Outbox:
+        """A game's wins, losses and ties, by colour and by player, and its best score."""
+        game = GAMES.get(message.game)
+        if game is None:
+            raise refuse(ErrorCode.NO_SUCH_GAME, f"there is no game '{message.game}'")
+        card = self._archive().score_card(game.name, message.preset)
+        reply = m.ScoreCardReply(id=message.id, game=game.name, preset=message.preset, **card)
+        return [(conn, reply)]
+
+    def _archive(self) -> "Archive":
+        if self.archive is None:
+            raise refuse(ErrorCode.INTERNAL, "this server keeps no score cards or saved games")
+        return self.archive
+
+    # Saving, loading, exporting and importing games.
+
+    def _export_game(self, conn: ConnId, message: m.ExportGame) -> Outbox:
+        """The room's game as a game file, for anyone in the room."""
+        room = self._member_room(conn, message.room)
+        if room.state is None:
+            raise refuse(ErrorCode.NOT_STARTED, "the game has not started")
+        text = game_file_of(room).text()
+        return [(conn, m.GameFileText(id=message.id, room=room.id, text=text))]
+
+    def _save_game(self, conn: ConnId, message: m.SaveGame) -> Outbox:
+        """The room's game kept on the server under a name."""
+        room = self._member_room(conn, message.room)
+        if room.state is None:
+            raise refuse(ErrorCode.NOT_STARTED, "the game has not started")
+        save = Save(
+            name=message.name,
+            game=room.game.name,
+            text=game_file_of(room).text(),
+            moves=len(room.moves),
+            saved_by=self.names[conn],
+        )
+        if not self._archive().put_save(save, replace=message.replace):
+            raise refuse(ErrorCode.NAME_TAKEN, f"a game is saved as {message.name!r} already")
+        return [(conn, m.Ok(id=message.id))]
+
+    def _load_game(self, conn: ConnId, message: m.ImportGame | m.LoadGame) -> Outbox:
+        """A saved or sent game in place of the one just begun: as Tribolo's Load, only at
+        the start of a game (no person has moved; a bot's opening moves are replaced), by a
+        person seated or the host."""
+        room = self._find(conn, message.room)
+        seat = room.seat_of(conn)
+        if room.host_conn != conn and (seat is None or seat.holder is not Holder.HUMAN):
+            raise refuse(ErrorCode.NOT_SEATED, "only a person in a seat or the host may load")
+        if (
+            room.status is not Status.PLAYING
+            or room.proposal is not None
+            or any(room.seats[mover].holder is not Holder.BOT for mover in manage.movers(room))
+        ):
+            raise refuse(
+                ErrorCode.NOT_AT_START,
+                "a game is loaded at the start of a game, before anyone has moved",
+            )
+        text = message.text if isinstance(message, m.ImportGame) else self._saved(message.name)
+        try:
+            loaded = parse_game_file(text)
+        except (RulesError, ValueError) as error:
+            raise refuse(ErrorCode.BAD_SAVE, f"that game cannot be loaded: {error}") from None
+        if loaded.game is not room.game:
+            raise refuse(
+                ErrorCode.BAD_SAVE,
+                f"that is a game of {loaded.game.title}; this room plays {room.game.title}",
+            )
+        manage.load(room, loaded)
+        return [(conn, m.Ok(id=message.id)), *self._broadcast_view(room)]
+
+    def _saved(self, name: str) -> str:
+        found = self._archive().get_save(name)
+        if found is None:
+            raise refuse(ErrorCode.NO_SUCH_SAVE, f"no game is saved as {name!r}")
+        return found[1]
+
+    def _member_room(self, conn: ConnId, ref: str) -> Room:
+        room = self._find(conn, ref)
+        if conn not in room.connections():
+            raise refuse(ErrorCode.NOT_IN_ROOM, "join or watch the room first")
+        return room
