@@ -6,7 +6,6 @@ import contextlib
 import re
 import signal
 import sqlite3
-import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ from parlour.rules import GAMES
 from parlour.server import ServerConfig, running_server
 from parlour.server.store import FILE_NAME as STORE_FILE
 
+from .serving import spawn_serve
 from .wsclient import Client
 
 START_TIMEOUT = 60.0
@@ -25,20 +25,8 @@ START_TIMEOUT = 60.0
 @contextlib.asynccontextmanager
 async def server_process(data_dir: Path) -> AsyncIterator[tuple[asyncio.subprocess.Process, int]]:
     """`parlour serve` on a free port with this data directory, and its port."""
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "parlour",
-        "serve",
-        "--port",
-        "0",
-        "--data-dir",
-        str(data_dir),
-        "--bot-pause",
-        "0",
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
+    args = ("--port", "0", "--data-dir", str(data_dir), "--bot-pause", "0")
+    process = await spawn_serve(*args, stderr=asyncio.subprocess.DEVNULL)
     try:
         assert process.stdout is not None
         first = (await asyncio.wait_for(process.stdout.readline(), START_TIMEOUT)).decode()

@@ -3,12 +3,12 @@
 import asyncio
 import re
 import signal
-import sys
 from pathlib import Path
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from .serving import spawn_serve
 from .wsclient import Client
 
 
@@ -16,18 +16,7 @@ async def test_serve_prints_its_address_and_sigterm_closes_clients_with_1001(
     tmp_path: Path,
 ) -> None:
     data_dir = tmp_path / "data"
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "parlour",
-        "serve",
-        "--port",
-        "0",
-        "--data-dir",
-        str(data_dir),
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    process = await spawn_serve("--port", "0", "--data-dir", str(data_dir))
     try:
         assert process.stdout is not None
         first = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
@@ -52,18 +41,7 @@ async def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
     blocker = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
     port = blocker.sockets[0].getsockname()[1]
     try:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "parlour",
-            "serve",
-            "--port",
-            str(port),
-            "--data-dir",
-            str(tmp_path),
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
+        process = await spawn_serve("--port", str(port), "--data-dir", str(tmp_path))
         _, stderr = await asyncio.wait_for(process.communicate(), 30)
         assert process.returncode == 2
         assert f"cannot listen on 127.0.0.1:{port}" in stderr.decode()
@@ -77,18 +55,7 @@ async def test_serve_refuses_a_data_directory_whose_database_it_cannot_use(
     database = tmp_path / "parlour.sqlite3"
     database.write_bytes(b"this is not a database, and must stay as it is" * 100)
     before = database.read_bytes()
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "parlour",
-        "serve",
-        "--port",
-        "0",
-        "--data-dir",
-        str(tmp_path),
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    process = await spawn_serve("--port", "0", "--data-dir", str(tmp_path))
     _, stderr = await asyncio.wait_for(process.communicate(), 30)
     assert process.returncode == 2
     assert f"cannot use {database} as Parlour's database" in stderr.decode()
