@@ -12,32 +12,12 @@ from parlour.bots.oubliette_eval import ejectable, tables
 from parlour.bots.oubliette_search import INFINITY, Search, children, play_key
 from parlour.bots.thinking import WIN, Thought
 from parlour.rules import RulesError, get_game
-from parlour.rules.hexgrid import BOARD, CELL_BITS, CELL_NAMES, ROWS_FROM_TOP
+from parlour.rules.hexgrid import BOARD, CELL_BITS
 from parlour.rules.oubliette import OUBLIETTE, OublietteMove, OublietteState, _outcomes
 
+from ..rules.test_oubliette import position
+
 BOARDS = ("oubliette", "abalone", "belgian-daisy")
-
-
-def position(
-    green: str,
-    red: str,
-    holes: str = "",
-    *,
-    to_move: str = "G",
-    ejected: str = "0:0",
-    limit: int = 9,
-    win: int = 6,
-    ply: int = 0,
-    max_plies: int = 0,
-) -> OublietteState:
-    """The state with pieces and holes on the cells named (space separated)."""
-    marks = {name: "G" for name in green.split()}
-    marks |= {name: "R" for name in red.split()}
-    marks |= {name: "*" for name in holes.split()}
-    rows = ["".join(marks.get(CELL_NAMES[cell], ".") for cell in row) for row in ROWS_FROM_TOP]
-    return OUBLIETTE.parse_position(
-        f"{'/'.join(rows)} {to_move} {ejected} {limit} {win} {ply} {max_plies}"
-    )
 
 
 def thoughts(

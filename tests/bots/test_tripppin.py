@@ -466,22 +466,27 @@ def test_perfect_leaves_a_draw_the_loop_rule_takes_away_as_late_as_it_can() -> N
     # A drawn four-move cycle in which blue has one drawing move, c0, played twice: c0 is
     # now looping, so perfect takes its best other move.
     solution = solved(BOARD)
+    state, cycle = _first_drawn_cycle(solution)
+    again = state
+    for move in cycle * 2:
+        again = again.play(move)
+    assert again.looping_moves() == (cycle[0],)
+    others = [move_score(again, solution, m) for m in again.legal_moves() if m != cycle[0]]
+    chosen = thoughts("perfect", again)[-1]
+    assert chosen.move != cycle[0]
+    assert chosen.score == max(others) < 0
+
+
+def _first_drawn_cycle(solution: Solution) -> tuple[TripppinState, list[int]]:
+    """A drawn position where blue, to move, has one drawing move, and the four drawing
+    moves from it that bring both pieces back."""
     for state in random_positions(BOARD, 5000, seed=37):
         if state.to_move != BLUE or solution.plies(index_of(state)) is not None:
             continue
         drawing = [m for m in state.legal_moves() if move_score(state, solution, m) == 0]
         cycle = _drawn_cycle(solution, state) if len(drawing) == 1 else None
-        if cycle is None:
-            continue
-        again = state
-        for move in cycle * 2:
-            again = again.play(move)
-        assert again.looping_moves() == (cycle[0],)
-        others = [move_score(again, solution, m) for m in again.legal_moves() if m != cycle[0]]
-        chosen = thoughts("perfect", again)[-1]
-        assert chosen.move != cycle[0]
-        assert chosen.score == max(others) < 0
-        return
+        if cycle is not None:
+            return state, cycle
     pytest.fail("no drawn four-move cycle found")
 
 
@@ -509,22 +514,14 @@ def test_the_draw_keeper_sees_the_loop_rule_take_the_only_drawing_move_away() ->
     # c0 c1 c2 c3 c0 c1, playing c2 lets grey's c3 make c0 a third run, so the draw is
     # lost at once; after just c0 c1 it is not.
     solution = solved(BOARD)
-    for state in random_positions(BOARD, 5000, seed=37):
-        if state.to_move != BLUE or solution.plies(index_of(state)) is not None:
-            continue
-        drawing = [m for m in state.legal_moves() if move_score(state, solution, m) == 0]
-        cycle = _drawn_cycle(solution, state) if len(drawing) == 1 else None
-        if cycle is None:
-            continue
-        once = state.play(cycle[0]).play(cycle[1])
-        again = once
-        for move in cycle[2:] + cycle[:2]:
-            again = again.play(move)
-        keeper = DrawKeeper(solution, Deadline(5))
-        assert keeper.holding(again, [cycle[2]])[cycle[2]] == 0
-        assert keeper.holding(once, [cycle[2]])[cycle[2]] >= 1
-        return
-    pytest.fail("no drawn four-move cycle found")
+    state, cycle = _first_drawn_cycle(solution)
+    once = state.play(cycle[0]).play(cycle[1])
+    again = once
+    for move in cycle[2:] + cycle[:2]:
+        again = again.play(move)
+    keeper = DrawKeeper(solution, Deadline(5))
+    assert keeper.holding(again, [cycle[2]])[cycle[2]] == 0
+    assert keeper.holding(once, [cycle[2]])[cycle[2]] >= 1
 
 
 def test_perfect_keeps_out_of_traps_when_a_drawing_move_is_safer() -> None:

@@ -19,30 +19,13 @@ from parlour.client.boards.oubliette import (
     OublietteBoard,
 )
 from parlour.rules import GAMES, hexgrid
-from parlour.rules.hexgrid import CELL_NAMES, DIRECTIONS, ROWS_FROM_TOP
-from parlour.rules.oubliette import OUBLIETTE, OublietteState
+from parlour.rules.hexgrid import CELL_NAMES, DIRECTIONS
+from parlour.rules.oubliette import OublietteState
+
+from ..rules.test_oubliette import position
 
 Observation = dict[str, Any]
 NO_MARKS = Marks()
-
-
-def position(
-    green: str = "",
-    red: str = "",
-    holes: str = "",
-    blocks: str = "",
-    *,
-    to_move: str = "G",
-    ejected: str = "0:0",
-    limit: int = 9,
-) -> OublietteState:
-    """The state with pieces, holes and blocks on the cells named (space separated)."""
-    marks = {name: "G" for name in green.split()}
-    marks |= {name: "R" for name in red.split()}
-    marks |= {name: "*" for name in holes.split()}
-    marks |= {name: "#" for name in blocks.split()}
-    rows = ["".join(marks.get(CELL_NAMES[cell], ".") for cell in row) for row in ROWS_FROM_TOP]
-    return OUBLIETTE.parse_position(f"{'/'.join(rows)} {to_move} {ejected} {limit} 6")
 
 
 def start(board: str = "oubliette") -> OublietteState:

@@ -21,6 +21,8 @@ def position(
     ejected: str = "0:0",
     limit: int = 9,
     win: int = 6,
+    ply: int = 0,
+    max_plies: int = 0,
 ) -> OublietteState:
     """The state with pieces, holes and blocks on the cells named (space separated)."""
     marks = {name: "G" for name in green.split()}
@@ -28,7 +30,9 @@ def position(
     marks |= {name: "*" for name in holes.split()}
     marks |= {name: "#" for name in blocks.split()}
     rows = ["".join(marks.get(CELL_NAMES[cell], ".") for cell in row) for row in ROWS_FROM_TOP]
-    return OUBLIETTE.parse_position(f"{'/'.join(rows)} {to_move} {ejected} {limit} {win}")
+    return OUBLIETTE.parse_position(
+        f"{'/'.join(rows)} {to_move} {ejected} {limit} {win} {ply} {max_plies}"
+    )
 
 
 def cells(state: OublietteState, mark: str) -> set[str]:
