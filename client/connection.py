@@ -85,6 +85,14 @@ def server_url(text: str) -> str:
     return urlunsplit((scheme, parts.netloc, path if path else "/ws", "", ""))
 
 
+def room_link(url: str, ref: str) -> str:
+    """The browser page of room `ref` on the server whose WebSocket address is `url`."""
+    parts = urlsplit(url)
+    scheme = "https" if parts.scheme == "wss" else "http"
+    folder = parts.path.removesuffix("/ws")
+    return urlunsplit((scheme, parts.netloc, f"{folder}/r/{ref}", "", ""))
+
+
 class Connection:
     """A connection that has said hello, with its reader running."""
 

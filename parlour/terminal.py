@@ -14,7 +14,13 @@ from typing import Any
 
 from parlour.bots import levels_for
 from parlour.client.app import ParlourApp
-from parlour.client.connection import ConnectError, Connection, ConnectionLostError, RefusedError
+from parlour.client.connection import (
+    ConnectError,
+    Connection,
+    ConnectionLostError,
+    RefusedError,
+    room_link,
+)
 from parlour.client.editor import EditorApp
 from parlour.client.room import RoomModel, levels_in, middle_level
 from parlour.protocol import messages as m
@@ -149,7 +155,8 @@ async def host(args: argparse.Namespace) -> None:
         room = await create_room(connection, args, public=args.public)
         join = f"parlour join {room.ref} --server {args.server}"
         print(f"Room {room.ref} ({'public' if args.public else 'private'}) is open.")
-        print(f"Friends join with:  {join}", flush=True)
+        print(f"Friends join with:  {join}")
+        print(f"or in a browser at: {room_link(args.server, room.ref)}", flush=True)
         await ParlourApp(connection, room, invite=join).run_async()
         print(f"Friends joined with:  {join}")
 

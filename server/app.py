@@ -41,6 +41,7 @@ from .metrics import Metrics
 from .records import RecordError, restore_room, room_record
 from .room import ConnId, Status
 from .routes import http_router
+from .static import WebSite
 from .store import FILE_NAME as STORE_FILE
 from .store import MEMORY, Store
 from .workers import BotWorkers, Report, SearchError, Think
@@ -93,6 +94,7 @@ class ParlourServer:
         self.config = config
         self.lobby = Lobby(clock=time.monotonic, limits=config.limits)
         self.metrics = Metrics()
+        self.site = WebSite()
         self.connections: dict[ConnId, tuple[ServerConnection, ServerSession]] = {}
         self._ids = itertools.count(1)
         self._thinking: set[tuple[str, int]] = set()
@@ -173,7 +175,9 @@ class ParlourServer:
             self.config.port,
             subprotocols=[Subprotocol(name) for name in SUBPROTOCOLS],
             select_subprotocol=select_subprotocol,
-            process_request=http_router(lambda: not self._closing, self._render_metrics),
+            process_request=http_router(
+                lambda: not self._closing, self._render_metrics, self.site
+            ),
             max_size=MAX_FRAME_BYTES,
             # Updates are under 1 KiB, while permessage-deflate keeps some 40 KiB of zlib
             # state for each connection: memory, not bandwidth, is what runs short.

@@ -1,32 +1,38 @@
-"""The plain HTTP answers on the server's port: health, metrics and the front page."""
+"""The plain HTTP answers on the server's port: health, metrics and the browser page."""
 
 import dataclasses
 import http
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
-from parlour import __version__
-
 from .metrics import CONTENT_TYPE
+from .static import WebFile, WebSite
 
 WEBSOCKET_PATH: Final = "/ws"
 
-FRONT_PAGE: Final = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Parlour</title></head>
-<body><h1>Parlour {version}</h1>
-<p>This is a Parlour game server. Its WebSocket endpoint is <code>/ws</code> on this
-address; connect with <code>parlour</code>'s clients or any client that speaks
-<code>parlour.v1.json</code> or <code>parlour.v1.msgpack</code>.</p>
-<p>Health: <a href="/healthz">/healthz</a>. Metrics: <a href="/metrics">/metrics</a>.</p>
-</body></html>
-"""
+PAGE_HEADERS: Final[Mapping[str, str]] = {
+    "Content-Security-Policy": (
+        "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""Sent with the page and its files: nothing but the server's own code runs in the page, and
+a private room's link (its code) is never passed on to other sites."""
+
+PLAIN_TEXT: Final = "text/plain; charset=utf-8"
 
 
 def reply(
-    connection: ServerConnection, status: http.HTTPStatus, body: bytes, content_type: str
+    connection: ServerConnection,
+    status: http.HTTPStatus,
+    body: bytes,
+    content_type: str,
+    headers: Mapping[str, str] | None = None,
 ) -> Response:
     """An HTTP response with `body` of `content_type`, in place of a WebSocket handshake."""
     response = connection.respond(status, "")
@@ -34,12 +40,22 @@ def reply(
     del response.headers["Content-Length"]
     response.headers["Content-Type"] = content_type
     response.headers["Content-Length"] = str(len(body))
-    response.headers["Cache-Control"] = "no-store"
+    for name, value in (headers or {"Cache-Control": "no-store"}).items():
+        response.headers[name] = value
     return dataclasses.replace(response, body=body)
 
 
+def serve_file(connection: ServerConnection, request: Request, file: WebFile) -> Response:
+    """A page file, or 304 when the browser's copy (named by its entity tag) is current."""
+    headers = {"Cache-Control": file.caching, "ETag": file.etag, **PAGE_HEADERS}
+    known = request.headers.get("If-None-Match", "")
+    if file.etag in (tag.strip() for tag in known.split(",")):
+        return reply(connection, http.HTTPStatus.NOT_MODIFIED, b"", file.content_type, headers)
+    return reply(connection, http.HTTPStatus.OK, file.body, file.content_type, headers)
+
+
 def http_router(
-    is_healthy: Callable[[], bool], render_metrics: Callable[[], bytes]
+    is_healthy: Callable[[], bool], render_metrics: Callable[[], bytes], site: WebSite
 ) -> Callable[[ServerConnection, Request], Response | None]:
     """websockets' `process_request`: the WebSocket path goes on to the handshake."""
 
@@ -49,18 +65,15 @@ def http_router(
             return None
         if path == "/healthz":
             if is_healthy():
-                return reply(connection, http.HTTPStatus.OK, b"ok\n", "text/plain; charset=utf-8")
+                return reply(connection, http.HTTPStatus.OK, b"ok\n", PLAIN_TEXT)
             return reply(
-                connection,
-                http.HTTPStatus.SERVICE_UNAVAILABLE,
-                b"shutting down\n",
-                "text/plain; charset=utf-8",
+                connection, http.HTTPStatus.SERVICE_UNAVAILABLE, b"shutting down\n", PLAIN_TEXT
             )
         if path == "/metrics":
             return reply(connection, http.HTTPStatus.OK, render_metrics(), CONTENT_TYPE)
-        if path == "/":
-            page = FRONT_PAGE.format(version=__version__).encode()
-            return reply(connection, http.HTTPStatus.OK, page, "text/html; charset=utf-8")
+        file = site.find(path)
+        if file is not None:
+            return serve_file(connection, request, file)
         return reply(connection, http.HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
 
     return route

@@ -115,7 +115,9 @@ def as_line(cells: Iterable[str]) -> Line:
 def parse_move(text: str) -> tuple[Line, str] | None:
     """A move text's line and direction, or None if it is not shaped like a move."""
     match = _MOVE.fullmatch(text.lower())
-    if match is None or match[3] not in DIRECTIONS or match[1] not in _INDEX:
+    if match is None or match[3] not in DIRECTIONS:
+        return None
+    if match[1] not in _INDEX or (match[2] is not None and match[2] not in _INDEX):
         return None
     line = line_between(match[1], match[2] or match[1])
     return (line, match[3]) if line else None

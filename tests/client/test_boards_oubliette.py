@@ -17,6 +17,7 @@ from parlour.client.boards.oubliette import (
     LAST_PUSHED,
     PICKED,
     OublietteBoard,
+    parse_move,
 )
 from parlour.rules import GAMES, hexgrid
 from parlour.rules.hexgrid import CELL_NAMES, DIRECTIONS
@@ -299,3 +300,8 @@ def test_arrows_stay_on_the_board_and_down_undoes_up() -> None:
     assert {cells[name].x for name in column} == {cells["a3"].x, cells["b3"].x}
     for lower, upper in pairwise(column):
         assert board.step(upper, "down") == lower
+
+
+@pytest.mark.parametrize("text", ["a1-a9 e", "a1-j1 e", "z9 e", "a1 up", "a1-a3"])
+def test_a_move_text_off_the_board_or_misshapen_is_not_a_move(text: str) -> None:
+    assert parse_move(text) is None

@@ -12,6 +12,7 @@ from parlour.client.connection import (
     Event,
     Reconnected,
     RefusedError,
+    room_link,
     server_url,
 )
 from parlour.protocol import messages as m
@@ -39,6 +40,17 @@ async def next_of(connection: Connection, kind: type[Event]) -> Event:
 )
 def test_server_addresses_are_read_as_people_type_them(typed: str, url: str) -> None:
     assert server_url(typed) == url
+
+
+@pytest.mark.parametrize(
+    ("url", "link"),
+    [
+        ("ws://localhost:8765/ws", "http://localhost:8765/r/Ab3_x9"),
+        ("wss://example.org/parlour/ws", "https://example.org/parlour/r/Ab3_x9"),
+    ],
+)
+def test_a_rooms_browser_link_is_on_the_same_server(url: str, link: str) -> None:
+    assert room_link(url, "Ab3_x9") == link
 
 
 @pytest.mark.parametrize("typed", ["ftp://example.org", "ws://", "example.org:99999"])

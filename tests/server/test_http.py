@@ -1,4 +1,4 @@
-"""The plain HTTP side of the port: health, metrics, the front page, and unknown paths."""
+"""The plain HTTP side of the port: health, metrics, and unknown paths (the page: test_static)."""
 
 import asyncio
 import urllib.error
@@ -59,12 +59,6 @@ async def test_metrics_count_connections_rooms_moves_and_errors(server: ParlourS
     assert 'parlour_errors_sent_total{code="stale_version"} 1.0' in lines
     assert 'parlour_messages_received_total{type="move"} 2.0' in lines
     await ann.close()
-
-
-async def test_the_front_page_says_where_the_websocket_is(server: ParlourServer) -> None:
-    status, content_type, page = await get(server.port, "/")
-    assert (status, content_type) == (200, "text/html; charset=utf-8")
-    assert "<code>/ws</code>" in page and "parlour.v1.json" in page
 
 
 @pytest.mark.parametrize("path", ["/nothing", "/ws/../etc/passwd", "/healthz/x"])

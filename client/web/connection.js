@@ -1,0 +1,156 @@
+/** The server's WebSocket, spoken in parlour.v1.json: requests answered by their id, the
+ * rest handed on as events; after a drop it connects again by itself and says hello anew. */
+
+export const SUBPROTOCOL = "parlour.v1.json";
+export const PROTOCOL_VERSION = 1;
+const CLIENT = "parlour-web";
+const RETRY_FIRST_MS = 200;
+const RETRY_MOST_MS = 5000;
+
+/** The server refused a request: `code` from protocol.md section 3, `message` in words. */
+export class ServerError extends Error {
+  constructor(code, message, detail = null) {
+    super(message);
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+/** The connection dropped before the server answered. */
+export class ConnectionLost extends Error {
+  constructor() {
+    super("The connection to the server was lost; it is being made again.");
+    this.code = "connection_lost";
+  }
+}
+
+/** The WebSocket address of the server that served this page. */
+export function serverUrl(where = window.location) {
+  const scheme = where.protocol === "https:" ? "wss" : "ws";
+  return `${scheme}://${where.host}/ws`;
+}
+
+/**
+ * One connection to the server. Events: `message` (detail: a message the server sent of its
+ * own accord), `status` (detail: "connecting", "open" or "lost"), `reconnected` (after a
+ * drop, once the new connection is welcomed: rooms should be joined again).
+ */
+export class Connection extends EventTarget {
+  constructor(name, url = serverUrl()) {
+    super();
+    this.name = name;
+    this.url = url;
+    this.welcome = null;
+    this.socket = null;
+    this.pending = new Map();
+    this.nextId = 1;
+    this.retryMs = RETRY_FIRST_MS;
+    this.closed = false;
+    this.everOpen = false;
+  }
+
+  /** Open the connection and say hello; resolves with the server's `welcome`. */
+  connect() {
+    return new Promise((resolve, reject) => {
+      this.firstWelcome = { resolve, reject };
+      this.open();
+    });
+  }
+
+  /** Send `message` and resolve with the server's answer; an `error` rejects as ServerError. */
+  request(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN || !this.welcome) {
+      return Promise.reject(new ConnectionLost());
+    }
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.socket.send(JSON.stringify({ ...message, id }));
+    });
+  }
+
+  /** Close for good: no reconnecting. */
+  close() {
+    this.closed = true;
+    this.socket?.close(1000);
+  }
+
+  open() {
+    this.status("connecting");
+    const socket = new WebSocket(this.url, [SUBPROTOCOL]);
+    this.socket = socket;
+    socket.addEventListener("open", () => this.sayHello(socket));
+    socket.addEventListener("message", (event) => this.receive(event.data));
+    socket.addEventListener("close", () => this.dropped(socket));
+  }
+
+  sayHello(socket) {
+    const hello = { type: "hello", version: PROTOCOL_VERSION, name: this.name, client: CLIENT };
+    socket.send(JSON.stringify(hello));
+  }
+
+  receive(data) {
+    let message;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      this.emit("message", { type: "unreadable", text: String(data).slice(0, 200) });
+      return;
+    }
+    if (message === null || typeof message !== "object") return;
+    if (message.type === "welcome") {
+      this.welcomed(message);
+      return;
+    }
+    const waiting = message.id === undefined ? undefined : this.pending.get(message.id);
+    if (waiting) {
+      this.pending.delete(message.id);
+      if (message.type === "error") {
+        waiting.reject(new ServerError(message.code, message.message, message.detail ?? null));
+      } else {
+        waiting.resolve(message);
+      }
+      return;
+    }
+    if (message.type === "error" && this.firstWelcome) {
+      this.firstWelcome.reject(new ServerError(message.code, message.message));
+      this.firstWelcome = null;
+      return;
+    }
+    this.emit("message", message);
+  }
+
+  welcomed(message) {
+    const again = this.everOpen;
+    this.welcome = message;
+    this.everOpen = true;
+    this.retryMs = RETRY_FIRST_MS;
+    this.status("open");
+    if (this.firstWelcome) {
+      this.firstWelcome.resolve(message);
+      this.firstWelcome = null;
+    }
+    if (again) this.emit("reconnected", message);
+  }
+
+  dropped(socket) {
+    if (socket !== this.socket) return;
+    this.welcome = null;
+    for (const waiting of this.pending.values()) waiting.reject(new ConnectionLost());
+    this.pending.clear();
+    if (this.closed) return;
+    this.status("lost");
+    const delay = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MOST_MS);
+    setTimeout(() => this.open(), delay);
+  }
+
+  status(state) {
+    this.state = state;
+    this.emit("status", state);
+  }
+
+  emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+}

@@ -1,0 +1,28 @@
+/** Small helpers for building the page's elements and speaking to screen readers. */
+
+/** A new element with attributes (a `class`, `data-*`, ...) and children (nodes or text). */
+export function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === false || value === null || value === undefined) continue;
+    node.setAttribute(name, value === true ? "" : String(value));
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+/** A button that runs `action` when pressed. */
+export function button(label, action, attributes = {}) {
+  const node = element("button", { type: "button", ...attributes }, label);
+  node.addEventListener("click", action);
+  return node;
+}
+
+/** Say `text` in the page's live region, for screen readers. */
+export function announce(text) {
+  const region = document.getElementById("announcer");
+  if (!region) return;
+  const line = element("p", {}, text);
+  region.append(line);
+  while (region.childElementCount > 5) region.firstElementChild.remove();
+}

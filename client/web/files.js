@@ -1,0 +1,139 @@
+/** The room's game-keeping dialogs: save and load on the server, game files in and out, and
+ * the game's score card. */
+
+import { openDialog, table } from "./dialogs.js";
+import { element } from "./dom.js";
+import { title } from "./words.js";
+
+const MOST_FILE_CHARS = 60000;
+
+/** The dialogs of one room view. */
+export class RoomFiles {
+  constructor(room) {
+    this.room = room;
+  }
+
+  async save() {
+    const name = element("input", { id: "save-name", maxlength: 40, autocomplete: "off" });
+    const replace = element("input", { id: "save-replace", type: "checkbox" });
+    const { result } = openDialog(
+      "Save this game",
+      [
+        element("label", { for: "save-name" }, "Name"),
+        name,
+        element("div", { class: "check" }, replace, element("label", { for: "save-replace" }, "Replace a save of that name")),
+      ],
+      [
+        { label: "Save", value: "save", primary: true },
+        { label: "Cancel", value: "cancel" },
+      ],
+    );
+    if ((await result) !== "save" || !name.value.trim()) return;
+    try {
+      await this.room.request({ type: "save_game", room: this.room.ref, name: name.value.trim(), replace: replace.checked });
+      this.room.say(`Saved as “${name.value.trim()}”.`);
+    } catch (error) {
+      this.room.refuse(error);
+    }
+  }
+
+  async load() {
+    let saves;
+    try {
+      saves = (await this.room.request({ type: "list_saves", game: this.room.view.game })).saves;
+    } catch (error) {
+      this.room.refuse(error);
+      return;
+    }
+    if (saves.length === 0) {
+      this.room.say("No saved games of this kind yet.");
+      return;
+    }
+    const list = element("select", { id: "load-name", size: Math.min(saves.length, 8) },
+      ...saves.map((save, i) =>
+        element("option", { value: save.name, selected: i === 0 },
+          `${save.name} · ${save.moves} moves · ${save.saved_by} · ${new Date(save.saved_at * 1000).toLocaleString()}`)));
+    const { result } = openDialog(
+      "Load a saved game",
+      [element("label", { for: "load-name" }, "Saved games"), list],
+      [
+        { label: "Load", value: "load", primary: true },
+        { label: "Cancel", value: "cancel" },
+      ],
+    );
+    if ((await result) !== "load") return;
+    try {
+      await this.room.request({ type: "load_game", room: this.room.ref, name: list.value });
+      this.room.say(`Loaded “${list.value}”.`);
+    } catch (error) {
+      this.room.refuse(error);
+    }
+  }
+
+  async exportGame() {
+    let text;
+    try {
+      text = (await this.room.request({ type: "export_game", room: this.room.ref })).text;
+    } catch (error) {
+      this.room.refuse(error);
+      return;
+    }
+    const blob = new Blob([text], { type: "text/plain" });
+    const url = URL.createObjectURL(blob);
+    const link = element("a", { href: url, download: `${this.room.view.game}-${this.room.view.room}.txt` }, "Download the file");
+    const shown = element("textarea", { readonly: true, rows: 12, "aria-label": "The game file" }, text);
+    const { result } = openDialog("The game so far", [shown, element("p", {}, link)], [{ label: "Close", value: "close" }]);
+    await result;
+    URL.revokeObjectURL(url);
+  }
+
+  async importGame() {
+    const text = element("textarea", { id: "import-text", rows: 12, "aria-label": "A game file" });
+    const file = element("input", { id: "import-file", type: "file", accept: ".txt,.pgn,text/plain" });
+    file.addEventListener("change", async () => {
+      const chosen = file.files?.[0];
+      if (chosen) text.value = (await chosen.text()).slice(0, MOST_FILE_CHARS);
+    });
+    const { result } = openDialog(
+      "Import a game file",
+      [
+        element("label", { for: "import-file" }, "A file"),
+        file,
+        element("label", { for: "import-text" }, "or its text"),
+        text,
+      ],
+      [
+        { label: "Import", value: "import", primary: true },
+        { label: "Cancel", value: "cancel" },
+      ],
+    );
+    if ((await result) !== "import" || !text.value.trim()) return;
+    try {
+      await this.room.request({ type: "import_game", room: this.room.ref, text: text.value.slice(0, MOST_FILE_CHARS) });
+      this.room.say("Imported.");
+    } catch (error) {
+      this.room.refuse(error);
+    }
+  }
+
+  async scoreCard() {
+    let card;
+    try {
+      card = await this.room.request({ type: "score_card", game: this.room.view.game });
+    } catch (error) {
+      this.room.refuse(error);
+      return;
+    }
+    const counts = (line) => [line.wins, line.losses, line.ties, line.games, `${line.win_percent}%`];
+    const best = card.best
+      ? `Best score: ${card.best.score} by ${card.best.name} (${card.best.initials}).`
+      : "No best score yet.";
+    const body = [
+      element("p", {}, `${card.games} games finished${card.stood_in ? `, ${card.stood_in} with a stand-in` : ""}.`),
+      table(["Colour", "Won", "Lost", "Tied", "Games", "Won %"], card.colours.map((l) => [title(l.colour), ...counts(l)]), { class: "card" }),
+      table(["Player", "Won", "Lost", "Tied", "Games", "Won %"], card.players.map((l) => [l.name, ...counts(l)]), { class: "card" }),
+      element("p", {}, best),
+    ];
+    await openDialog(`Score card: ${this.room.games[card.game]?.title ?? card.game}`, body, [{ label: "Close", value: "close" }]).result;
+  }
+}

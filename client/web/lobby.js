@@ -1,0 +1,287 @@
+/** The lobby (`/`): the public rooms, refreshed every few seconds, and the form that makes a
+ * new room: game, options, board number, public or private, and who sits where. */
+
+import { button, element } from "./dom.js";
+import { storeSeat } from "./storage.js";
+import { describeHolder, openSeats, title } from "./words.js";
+
+const REFRESH_MS = 3000;
+const YOU = "you";
+const OPEN = "open";
+const THINK_SECONDS = [1, 2, 3, 5, 10];
+
+/** The weakest level, the strongest, and one between, as the terminal client offers. */
+function middleLevel(levels) {
+  return levels[Math.floor((levels.length - 1) / 2)];
+}
+
+/** One option of a game as a labelled form control. */
+function optionControl(option) {
+  const id = `option-${option.name}`;
+  let control;
+  if (option.kind === "choice") {
+    control = element(
+      "select",
+      { id, name: option.name },
+      ...option.choices.map((choice) =>
+        element("option", { value: choice, selected: choice === option.default }, choice),
+      ),
+    );
+  } else {
+    control = element("input", {
+      id,
+      name: option.name,
+      type: "number",
+      min: option.minimum,
+      max: option.maximum,
+      step: 1,
+      value: option.default,
+      required: true,
+    });
+  }
+  control.dataset.kind = option.kind;
+  return element(
+    "div",
+    { class: "field" },
+    element("label", { for: id }, option.name.replace(/_/g, " ")),
+    control,
+    element("small", {}, option.help ?? ""),
+  );
+}
+
+/** The lobby view. */
+export class LobbyView {
+  constructor(root, connection, navigate) {
+    this.root = root;
+    this.connection = connection;
+    this.navigate = navigate;
+    this.games = connection.welcome?.games ?? [];
+    this.timer = null;
+    this.onReconnect = () => this.refresh();
+  }
+
+  show() {
+    document.title = "Parlour";
+    this.roomsBody = element("tbody", {});
+    this.roomsNote = element("p", { class: "note" }, "Looking for rooms…");
+    this.error = element("p", { class: "error", role: "alert" });
+    this.form = this.buildForm();
+    this.root.replaceChildren(
+      element(
+        "section",
+        { class: "lobby" },
+        element(
+          "div",
+          { class: "rooms" },
+          element("h1", {}, "Open rooms"),
+          element(
+            "table",
+            { class: "room-list" },
+            element(
+              "thead",
+              {},
+              element(
+                "tr",
+                {},
+                ...["Game", "Host", "Seats", "Status", ""].map((h) => element("th", {}, h)),
+              ),
+            ),
+            this.roomsBody,
+          ),
+          this.roomsNote,
+        ),
+        element("div", { class: "new-room" }, element("h2", {}, "New room"), this.form, this.error),
+      ),
+    );
+    this.connection.addEventListener("reconnected", this.onReconnect);
+    this.refresh();
+    this.timer = setInterval(() => this.refresh(), REFRESH_MS);
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+    this.connection.removeEventListener("reconnected", this.onReconnect);
+  }
+
+  async refresh() {
+    let reply;
+    try {
+      reply = await this.connection.request({ type: "list_rooms" });
+    } catch {
+      return;
+    }
+    const titles = Object.fromEntries(this.games.map((game) => [game.name, game.title]));
+    const rows = reply.rooms.map((room) => {
+      const free = openSeats(room.seats);
+      const seats = room.seats
+        .map((seat) => `${title(seat.colour)}: ${describeHolder(seat.holder)}`)
+        .join("; ");
+      const link = element("a", { href: `/r/${room.room}`, class: "join" }, free.length ? "Join" : "Watch");
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        this.navigate(`/r/${room.room}`);
+      });
+      return element(
+        "tr",
+        { "data-room": room.room },
+        element("td", {}, titles[room.game] ?? room.game),
+        element("td", {}, room.host),
+        element("td", {}, seats),
+        element("td", {}, free.length ? `${room.status}, ${free.length} free` : room.status),
+        element("td", {}, link),
+      );
+    });
+    this.roomsBody.replaceChildren(...rows);
+    this.roomsNote.textContent = rows.length ? "" : "No public rooms yet: make one.";
+  }
+
+  buildForm() {
+    const gameSelect = element(
+      "select",
+      { id: "game", name: "game" },
+      ...this.games.map((game) => element("option", { value: game.name }, game.title)),
+    );
+    this.gameSelect = gameSelect;
+    this.optionsBox = element("fieldset", { class: "options" });
+    this.seatsBox = element("fieldset", { class: "seats-choice" });
+    const board = element("input", {
+      id: "board",
+      name: "board",
+      type: "number",
+      min: 0,
+      step: 1,
+      placeholder: "any",
+    });
+    const isPublic = element("input", { id: "public", name: "public", type: "checkbox", checked: true });
+    const think = element(
+      "select",
+      { id: "think", name: "think" },
+      ...THINK_SECONDS.map((s) => element("option", { value: s * 1000 }, `${s} s`)),
+    );
+    const form = element(
+      "form",
+      { class: "create" },
+      element("div", { class: "field" }, element("label", { for: "game" }, "Game"), gameSelect),
+      this.optionsBox,
+      element(
+        "div",
+        { class: "field" },
+        element("label", { for: "board" }, "Board number"),
+        board,
+        element("small", {}, "the same number deals the same board; empty for a new one"),
+      ),
+      this.seatsBox,
+      element(
+        "div",
+        { class: "field" },
+        element("label", { for: "think" }, "Computer thinking time a move"),
+        think,
+      ),
+      element(
+        "div",
+        { class: "field check" },
+        isPublic,
+        element("label", { for: "public" }, "Listed here for anyone to join (else only by its link)"),
+      ),
+      element("button", { type: "submit", class: "primary" }, "Create room"),
+    );
+    gameSelect.addEventListener("change", () => this.gameChosen());
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.create({ board: board.value, isPublic: isPublic.checked, thinkMs: Number(think.value) });
+    });
+    this.gameChosen(form);
+    return form;
+  }
+
+  game() {
+    return this.games.find((game) => game.name === this.gameSelect.value) ?? this.games[0];
+  }
+
+  /** Rebuild the options and seats for the game now chosen. */
+  gameChosen() {
+    const game = this.game();
+    if (!game) return;
+    this.optionsBox.replaceChildren(
+      element("legend", {}, "Options"),
+      ...game.options.map(optionControl),
+    );
+    const levels = game.levels ?? [];
+    const rows = game.seats.map((colour, index) => {
+      const id = `seat-${colour}`;
+      const choices = [
+        element("option", { value: YOU, selected: index === 0 }, "You"),
+        element("option", { value: OPEN }, "Open, for a friend"),
+        ...levels.map((level) =>
+          element(
+            "option",
+            { value: `bot:${level}`, selected: index !== 0 && level === middleLevel(levels) },
+            `Computer, level ${level}`,
+          ),
+        ),
+      ];
+      const select = element("select", { id, name: id, "data-colour": colour }, ...choices);
+      select.addEventListener("change", () => this.oneYou(select));
+      return element(
+        "div",
+        { class: "field" },
+        element("label", { for: id, class: `swatch-label seat-${colour}` }, title(colour)),
+        select,
+      );
+    });
+    this.seatsBox.replaceChildren(element("legend", {}, "Seats"), ...rows);
+  }
+
+  /** Only one seat can be yours: choosing it moves you there from any other. */
+  oneYou(chosen) {
+    if (chosen.value !== YOU) return;
+    for (const select of this.seatsBox.querySelectorAll("select")) {
+      if (select !== chosen && select.value === YOU) select.value = OPEN;
+    }
+  }
+
+  options() {
+    const options = {};
+    for (const control of this.optionsBox.querySelectorAll("input, select")) {
+      options[control.name] = control.dataset.kind === "int" ? Number(control.value) : control.value;
+    }
+    return options;
+  }
+
+  async create({ board, isPublic, thinkMs }) {
+    this.error.textContent = "";
+    const game = this.game();
+    const choices = [...this.seatsBox.querySelectorAll("select")].map((select) => ({
+      colour: select.dataset.colour,
+      choice: select.value,
+    }));
+    const mine = choices.find((seat) => seat.choice === YOU)?.colour ?? null;
+    const request = {
+      type: "create_room",
+      game: game.name,
+      options: this.options(),
+      public: isPublic,
+      seat: mine,
+      bot_think_ms: thinkMs,
+    };
+    if (board !== "") request.board = Number(board);
+    try {
+      const joined = await this.connection.request(request);
+      const id = joined.room.room;
+      const ref = joined.code ?? id;
+      storeSeat([ref, id], { token: joined.token, seat: joined.seat, host: true, code: joined.code });
+      for (const { colour, choice } of choices) {
+        if (choice.startsWith("bot:")) {
+          const level = choice.slice(4);
+          await this.connection.request({ type: "set_seat", room: ref, seat: colour, holder: "bot", level });
+        }
+      }
+      if (!choices.some((seat) => seat.choice === OPEN)) {
+        await this.connection.request({ type: "start", room: ref });
+      }
+      this.navigate(`/r/${ref}`);
+    } catch (error) {
+      this.error.textContent = error.message;
+    }
+  }
+}

@@ -1,0 +1,95 @@
+/** The page's start: ask the player's name once, connect, then show the lobby (`/`) or a
+ * room (`/r/CODE`), moving between them without reloading. */
+
+import { Connection } from "./connection.js";
+import { LobbyView } from "./lobby.js";
+import { RoomView } from "./room.js";
+import { announce, element } from "./dom.js";
+import { storedName, storeName } from "./storage.js";
+
+const ROOM_PATH = /^\/r\/([A-Za-z0-9_-]{1,64})$/;
+
+/** The page: one connection, one view at a time. */
+class Page {
+  constructor(app, status) {
+    this.app = app;
+    this.statusLine = status;
+    this.connection = null;
+    this.view = null;
+    window.addEventListener("popstate", () => this.route());
+  }
+
+  async start() {
+    const name = storedName();
+    if (!name) {
+      this.askName();
+      return;
+    }
+    this.connection = new Connection(name);
+    this.connection.addEventListener("status", (event) => this.showStatus(event.detail));
+    try {
+      await this.connection.connect();
+    } catch (error) {
+      this.app.replaceChildren(element("p", { class: "error", role: "alert" }, error.message));
+      return;
+    }
+    this.route();
+  }
+
+  askName() {
+    const input = element("input", {
+      id: "name",
+      name: "name",
+      maxlength: "32",
+      required: "",
+      autocomplete: "nickname",
+    });
+    const form = element(
+      "form",
+      { class: "name-form" },
+      element("h1", {}, "Welcome to Parlour"),
+      element("label", { for: "name" }, "Your name, as others will see it"),
+      input,
+      element("button", { type: "submit" }, "Continue"),
+    );
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      if (!name) return;
+      storeName(name);
+      this.app.replaceChildren(element("p", { class: "loading" }, "Connecting…"));
+      this.start();
+    });
+    this.app.replaceChildren(form);
+    input.focus();
+  }
+
+  /** Show the view for the address in the location bar. */
+  route() {
+    this.view?.destroy();
+    const match = ROOM_PATH.exec(window.location.pathname);
+    const navigate = (path) => {
+      window.history.pushState(null, "", path);
+      this.route();
+    };
+    this.view = match
+      ? new RoomView(this.app, this.connection, match[1], navigate)
+      : new LobbyView(this.app, this.connection, navigate);
+    this.view.show();
+  }
+
+  showStatus(state) {
+    const words = {
+      connecting: "Connecting…",
+      open: `Connected as ${this.connection.name}`,
+      lost: "Connection lost; trying again…",
+    }[state];
+    this.statusLine.textContent = words;
+    this.statusLine.dataset.state = state;
+    if (state === "lost") announce("The connection to the server was lost.");
+  }
+}
+
+const page = new Page(document.getElementById("app"), document.getElementById("connection"));
+window.parlour = page;
+page.start();

@@ -1,0 +1,574 @@
+/** A room (`/r/CODE`): the board, the seats, whose turn it is, the hints and the thinking, the
+ * room's actions (undo, new game, save, load, files, score card), chat and the move log. */
+
+import { BoardView, SEAT_COLOURS } from "./boards/view.js";
+import { ConnectionLost } from "./connection.js";
+import { openDialog } from "./dialogs.js";
+import { announce, button, element } from "./dom.js";
+import { RoomFiles } from "./files.js";
+import * as sound from "./sound.js";
+import { forgetSeat, soundOn, storedSeat, storeSeat, storeSound } from "./storage.js";
+import {
+  describeHolder,
+  moveText,
+  proposalEndedText,
+  proposalQuestion,
+  searchText,
+  title,
+  turnText,
+} from "./words.js";
+
+const SUGGEST_MS = 2000;
+const LOG_LINES = 200;
+const GONE = new Set(["no_such_room", "bad_token"]);
+const SHORTCUTS = { p: "possible", b: "best", s: "suggest", t: "thinking", u: "undo" };
+
+/** The room view: everything the room page shows and does. */
+export class RoomView {
+  constructor(root, connection, ref, navigate) {
+    this.root = root;
+    this.connection = connection;
+    this.ref = ref;
+    this.navigate = navigate;
+    this.view = null;
+    this.seat = null;
+    this.host = false;
+    this.thinkingOn = false;
+    this.thinkingSeat = null;
+    this.proposalDialog = null;
+    this.games = Object.fromEntries((connection.welcome?.games ?? []).map((g) => [g.name, g]));
+    this.files = new RoomFiles(this);
+    this.onMessage = (event) => this.receive(event.detail);
+    this.onReconnect = () => this.enter();
+    this.onKey = (event) => this.shortcut(event);
+  }
+
+  // The page.
+
+  show() {
+    this.heading = element("h1", {}, "Room");
+    this.turn = element("p", { class: "turn", id: "turn" });
+    this.error = element("p", { class: "error", role: "alert", id: "error" });
+    this.boardBox = element("div", { class: "board", id: "board" });
+    this.board = new BoardView(this.boardBox, { onMove: (move) => this.play(move) });
+    this.seatsList = element("ul", { class: "seats", id: "seats" });
+    this.hostBox = element("div", { class: "host-controls" });
+    this.share = element("div", { class: "share" });
+    this.thinking = element("p", { class: "thinking", id: "thinking" });
+    this.log = element("ol", { class: "log", role: "log", "aria-label": "Moves and chat" });
+    this.actions = this.buildActions();
+    this.root.replaceChildren(
+      element(
+        "section",
+        { class: "room" },
+        element("div", { class: "play" }, this.heading, this.turn, this.boardBox, this.error),
+        element(
+          "aside",
+          { class: "side" },
+          this.seatsList,
+          this.hostBox,
+          this.actions,
+          this.thinking,
+          this.share,
+          element("h2", {}, "Moves and chat"),
+          this.log,
+          this.chatForm(),
+          element("p", {}, this.lobbyLink()),
+        ),
+      ),
+    );
+    this.connection.addEventListener("message", this.onMessage);
+    this.connection.addEventListener("reconnected", this.onReconnect);
+    document.addEventListener("keydown", this.onKey);
+    this.enter();
+  }
+
+  destroy() {
+    this.connection.removeEventListener("message", this.onMessage);
+    this.connection.removeEventListener("reconnected", this.onReconnect);
+    document.removeEventListener("keydown", this.onKey);
+    this.board.destroy();
+    this.proposalDialog?.close();
+  }
+
+  lobbyLink() {
+    const link = element("a", { href: "/" }, "Back to the lobby");
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      if (this.view) this.connection.request({ type: "leave", room: this.ref }).catch(() => {});
+      this.navigate("/");
+    });
+    return link;
+  }
+
+  /** Take the seat this browser holds back with its token, else watch. */
+  async enter() {
+    const kept = storedSeat(this.ref);
+    try {
+      if (kept) {
+        try {
+          this.joined(await this.request({ type: "join", room: this.ref, token: kept.token }));
+          return;
+        } catch (error) {
+          if (error.code !== "bad_token") throw error;
+          forgetSeat(this.ref);
+        }
+      }
+      const watching = await this.request({ type: "spectate", room: this.ref });
+      this.seat = null;
+      this.host = false;
+      this.setView(watching.room, { animate: false });
+    } catch (error) {
+      if (GONE.has(error.code)) this.gone(error.message);
+      else if (!(error instanceof ConnectionLost)) this.say(error.message);
+    }
+  }
+
+  gone(message) {
+    this.root.replaceChildren(
+      element(
+        "section",
+        { class: "gone" },
+        element("h1", {}, "No such room"),
+        element("p", { role: "alert" }, `${message}. The room may have closed, or the link is not whole.`),
+        element("p", {}, this.lobbyLink()),
+      ),
+    );
+  }
+
+  joined(joined) {
+    this.seat = joined.seat;
+    this.host = joined.host;
+    const id = joined.room.room;
+    storeSeat([this.ref, id], {
+      token: joined.token,
+      seat: joined.seat,
+      host: joined.host,
+      code: joined.code ?? null,
+    });
+    this.setView(joined.room, { animate: false });
+  }
+
+  async takeSeat(colour) {
+    try {
+      this.joined(await this.request({ type: "join", room: this.ref, seat: colour }));
+      announce(`You sit at ${title(colour)}.`);
+    } catch (error) {
+      this.say(error.message);
+    }
+  }
+
+  // What the server says.
+
+  receive(message) {
+    if (!this.view) return;
+    const room = this.view.room;
+    switch (message.type) {
+      case "update":
+        if (message.room === room) this.update(message);
+        break;
+      case "room":
+        if (message.room.room === room) this.setView(message.room);
+        break;
+      case "seat_changed":
+        if (message.room === room) {
+          this.seat = null;
+          this.say("Your seat was taken back from another window; you are watching here.");
+          this.render();
+        }
+        break;
+      case "thinking":
+        if (message.room === room) this.showThinking(message);
+        break;
+      case "proposal":
+        if (message.room === room) this.proposed(message);
+        break;
+      case "proposal_ended":
+        if (message.room === room) this.proposalEnded(message);
+        break;
+      case "chat":
+        if (message.room === room) {
+          const who = message.seat ? `${message.name} (${title(message.seat)})` : message.name;
+          this.addLog(`${who}: ${message.text}`, "chat");
+          announce(`${who} says: ${message.text}`);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  update(update) {
+    if (update.version <= this.view.version) return;
+    if (update.version !== this.view.version + 1) {
+      this.refetch();
+      return;
+    }
+    const wasMyTurn = this.myTurn();
+    this.view = {
+      ...this.view,
+      version: update.version,
+      moves: [...this.view.moves, update.move],
+      state: update.state,
+      status: update.state.over ? "finished" : "playing",
+    };
+    this.thinkingSeat = null;
+    const told = moveText(update);
+    this.addLog(`${update.version}. ${told}`, "move");
+    announce(told);
+    this.board.show(update.state);
+    this.afterChange(wasMyTurn);
+  }
+
+  async refetch() {
+    try {
+      const reply = await this.request({ type: "get_room", room: this.ref });
+      this.setView(reply.room);
+    } catch (error) {
+      this.say(error.message);
+    }
+  }
+
+  setView(view, { animate = true } = {}) {
+    const wasMyTurn = this.myTurn();
+    const first = this.view === null;
+    this.view = view;
+    this.seat = view.you ?? this.seat;
+    if (first) {
+      for (const [index, move] of view.moves.entries()) this.addLog(`${index + 1}. ${move}`, "move");
+    }
+    if (view.state) this.board.show(view.state, { animate: animate && !first });
+    this.afterChange(wasMyTurn || first);
+  }
+
+  afterChange(wasMyTurn) {
+    this.board.setHints([]);
+    this.render();
+    if (this.myTurn() && !wasMyTurn) {
+      announce("Your move.");
+      if (soundOn()) sound.yourTurn();
+    }
+  }
+
+  myTurn() {
+    const state = this.view?.state;
+    return Boolean(state && !state.over && this.seat && state.to_move === this.seat);
+  }
+
+  showThinking(message) {
+    this.thinkingSeat = message.of === "bot" ? message.seat : this.thinkingSeat;
+    const whose = message.of === "bot" ? `${title(message.seat)} thinks` : "Suggestion so far";
+    this.thinking.textContent = `${whose}: ${searchText(message.search)}`;
+    this.turn.textContent = turnText(this.view, this.thinkingSeat);
+  }
+
+  async proposed(proposal) {
+    if (!this.seat || !proposal.asked.includes(this.seat)) {
+      this.addLog(`${proposal.kind === "undo" ? "Undo" : "New game"} asked by ${title(proposal.by)}; waiting for answers.`, "note");
+      return;
+    }
+    announce(proposalQuestion(proposal));
+    const { dialog, result } = openDialog(
+      "A question",
+      [element("p", {}, proposalQuestion(proposal)), element("p", {}, `It lapses in ${proposal.expires_in} s.`)],
+      [
+        { label: "Agree", value: "yes", primary: true },
+        { label: "Decline", value: "no" },
+      ],
+    );
+    this.proposalDialog = dialog;
+    this.proposalId = proposal.proposal;
+    const chosen = await result;
+    this.proposalDialog = null;
+    if (chosen === null || this.proposalId !== proposal.proposal) return;
+    try {
+      await this.request({
+        type: "answer",
+        room: this.ref,
+        proposal: proposal.proposal,
+        accept: chosen === "yes",
+      });
+    } catch (error) {
+      this.say(error.message);
+    }
+  }
+
+  proposalEnded(ended) {
+    if (this.proposalId === ended.proposal) {
+      this.proposalId = null;
+      this.proposalDialog?.close();
+    }
+    const words = proposalEndedText(ended);
+    this.addLog(words, "note");
+    announce(words);
+  }
+
+  // What the player does.
+
+  async play(move) {
+    if (!this.view) return;
+    try {
+      await this.request({ type: "move", room: this.ref, version: this.view.version, move });
+      this.say("");
+    } catch (error) {
+      this.board.clearPick();
+      this.refuse(error);
+    }
+  }
+
+  async hint(kind) {
+    try {
+      const reply = await this.request({ type: "hint", room: this.ref, kind });
+      this.board.setHints(reply.moves);
+      const words = reply.moves.length ? reply.moves.join(", ") : "none";
+      this.thinking.textContent = `${kind === "best" ? "Best" : "Possible"}: ${words}`;
+      announce(this.thinking.textContent);
+    } catch (error) {
+      this.refuse(error);
+    }
+  }
+
+  async suggest() {
+    this.thinking.textContent = "Looking for a good move…";
+    try {
+      const reply = await this.request({ type: "suggest", room: this.ref, think_ms: SUGGEST_MS });
+      if (reply.version !== this.view.version) return;
+      this.board.setHints([reply.search.move]);
+      this.thinking.textContent = `Suggested: ${searchText(reply.search)}`;
+      announce(`Suggested: ${reply.search.move}`);
+    } catch (error) {
+      this.thinking.textContent = "";
+      this.refuse(error);
+    }
+  }
+
+  async toggleThinking(pressed) {
+    const on = !this.thinkingOn;
+    try {
+      await this.request({ type: "show_thinking", room: this.ref, on });
+      this.thinkingOn = on;
+      pressed.setAttribute("aria-pressed", String(on));
+      if (!on) this.thinking.textContent = "";
+    } catch (error) {
+      this.refuse(error);
+    }
+  }
+
+  async undo() {
+    try {
+      await this.request({ type: "undo", room: this.ref });
+    } catch (error) {
+      this.refuse(error);
+    }
+  }
+
+  async newGame() {
+    const board = element("input", { id: "new-board", type: "number", min: 0, step: 1, placeholder: "a new deal" });
+    const { result } = openDialog(
+      "New game",
+      [
+        element("p", {}, "The same seats play again. Others seated are asked first if the game is not over."),
+        element("label", { for: "new-board" }, "Board number"),
+        board,
+      ],
+      [
+        { label: "Start", value: "start", primary: true },
+        { label: "Cancel", value: "cancel" },
+      ],
+    );
+    if ((await result) !== "start") return;
+    const request = { type: "new_game", room: this.ref };
+    if (board.value !== "") request.board = Number(board.value);
+    try {
+      await this.request(request);
+    } catch (error) {
+      this.refuse(error);
+    }
+  }
+
+  async chat(text) {
+    try {
+      await this.request({ type: "chat", room: this.ref, text });
+      return true;
+    } catch (error) {
+      this.refuse(error);
+      return false;
+    }
+  }
+
+  async hostAction(message) {
+    try {
+      await this.request({ ...message, room: this.ref });
+    } catch (error) {
+      this.refuse(error);
+    }
+  }
+
+  shortcut(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target instanceof HTMLElement && target.closest("input, textarea, select, dialog")) return;
+    const action = SHORTCUTS[event.key.toLowerCase()];
+    const control = action && this.actions.querySelector(`[data-action="${action}"]`);
+    if (control && !control.disabled) {
+      event.preventDefault();
+      control.click();
+    }
+  }
+
+  request(message) {
+    return this.connection.request(message);
+  }
+
+  refuse(error) {
+    this.say(error.message);
+    if (soundOn()) sound.refused();
+  }
+
+  say(text) {
+    this.error.textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
+  }
+
+  addLog(text, kind) {
+    this.log.append(element("li", { class: kind }, text));
+    while (this.log.childElementCount > LOG_LINES) this.log.firstElementChild.remove();
+    this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  // Drawing the parts around the board.
+
+  buildActions() {
+    const thinking = button("Show thinking", () => this.toggleThinking(thinking), {
+      "data-action": "thinking",
+      "aria-pressed": "false",
+    });
+    const soundButton = button("Sound", () => {
+      storeSound(!soundOn());
+      soundButton.setAttribute("aria-pressed", String(soundOn()));
+    }, { "data-action": "sound", "aria-pressed": String(soundOn()) });
+    return element(
+      "div",
+      { class: "actions", role: "toolbar", "aria-label": "Room actions" },
+      button("Possible", () => this.hint("possible"), { "data-action": "possible", title: "P: every legal move" }),
+      button("Best", () => this.hint("best"), { "data-action": "best", title: "B: the original's Best move" }),
+      button("Suggest", () => this.suggest(), { "data-action": "suggest", title: "S: the strongest level's choice" }),
+      thinking,
+      button("Undo", () => this.undo(), { "data-action": "undo", title: "U: take back your last move" }),
+      button("New game", () => this.newGame(), { "data-action": "new-game" }),
+      button("Save", () => this.files.save(), { "data-action": "save" }),
+      button("Load", () => this.files.load(), { "data-action": "load" }),
+      button("Export", () => this.files.exportGame(), { "data-action": "export" }),
+      button("Import", () => this.files.importGame(), { "data-action": "import" }),
+      button("Score card", () => this.files.scoreCard(), { "data-action": "score-card" }),
+      soundButton,
+    );
+  }
+
+  chatForm() {
+    const input = element("input", { id: "chat", maxlength: 300, autocomplete: "off", "aria-label": "Chat" });
+    const form = element("form", { class: "chat" }, input, element("button", { type: "submit" }, "Say"));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const text = input.value.trim();
+      if (text && (await this.chat(text))) input.value = "";
+    });
+    return form;
+  }
+
+  render() {
+    const view = this.view;
+    const game = this.games[view.game];
+    const gameTitle = game?.title ?? title(view.game);
+    this.heading.textContent = view.public ? gameTitle : `${gameTitle} (private room)`;
+    document.title = `${this.myTurn() ? "Your move · " : ""}${gameTitle} · Parlour`;
+    this.turn.textContent = turnText({ ...view, you: this.seat }, this.thinkingSeat);
+    this.seatsList.replaceChildren(...view.seats.map((seat) => this.seatItem(seat)));
+    this.renderHost();
+    this.renderShare();
+    const seated = Boolean(this.seat);
+    const playing = view.status === "playing";
+    for (const control of this.actions.querySelectorAll("button")) {
+      const action = control.dataset.action;
+      if (["possible", "best", "suggest"].includes(action)) control.disabled = !this.myTurn();
+      if (action === "undo") control.disabled = !(seated && playing);
+      if (action === "new-game") control.disabled = !seated || view.status === "waiting";
+      if (["load", "import"].includes(action)) control.disabled = !(seated || this.host);
+      if (action === "export") control.disabled = view.status === "waiting";
+    }
+  }
+
+  seatItem(seat) {
+    const state = this.view.state;
+    const mine = seat.colour === this.seat;
+    const score = state?.scores?.[seat.colour];
+    const swatch = element("span", { class: "swatch", "aria-hidden": "true" });
+    swatch.style.background = SEAT_COLOURS[seat.colour] ?? "#888";
+    const item = element(
+      "li",
+      { class: `seat${state?.to_move === seat.colour ? " to-move" : ""}`, "data-colour": seat.colour },
+      swatch,
+      element("span", { class: "colour" }, title(seat.colour)),
+      element("span", { class: "holder" }, describeHolder(seat.holder, mine)),
+      element("span", { class: "score" }, score === undefined ? "" : String(score)),
+    );
+    if (seat.holder.kind === "open" && !this.seat) {
+      item.append(button(`Take ${title(seat.colour)}`, () => this.takeSeat(seat.colour), { class: "take", "data-colour": seat.colour }));
+    }
+    if (this.host && this.view.status === "waiting" && seat.holder.kind !== "human") {
+      item.append(this.seatSetter(seat));
+    }
+    return item;
+  }
+
+  /** The host's control over a seat nobody holds: open, or a computer at a level. */
+  seatSetter(seat) {
+    const levels = this.games[this.view.game]?.levels ?? [];
+    const select = element(
+      "select",
+      { "aria-label": `${title(seat.colour)} seat` },
+      element("option", { value: "open", selected: seat.holder.kind === "open" }, "open"),
+      ...levels.map((level) =>
+        element("option", { value: level, selected: seat.holder.level === level }, `computer, ${level}`),
+      ),
+    );
+    select.addEventListener("change", () => {
+      const message = select.value === "open"
+        ? { type: "set_seat", seat: seat.colour, holder: "open" }
+        : { type: "set_seat", seat: seat.colour, holder: "bot", level: select.value };
+      this.hostAction(message);
+    });
+    return select;
+  }
+
+  renderHost() {
+    if (!this.host || this.view.status !== "waiting") {
+      this.hostBox.replaceChildren();
+      return;
+    }
+    const levels = this.games[this.view.game]?.levels ?? [];
+    const level = element(
+      "select",
+      { "aria-label": "Level for the empty seats" },
+      ...levels.map((l, i) => element("option", { value: l, selected: i === Math.floor((levels.length - 1) / 2) }, l)),
+    );
+    this.hostBox.replaceChildren(
+      element("label", {}, "Empty seats: computer, level ", level),
+      button("Fill", () => this.hostAction({ type: "fill_bots", level: level.value }), { "data-action": "fill" }),
+      button("Start the game", () => this.hostAction({ type: "start" }), { class: "primary", "data-action": "start" }),
+    );
+  }
+
+  renderShare() {
+    const url = `${window.location.origin}/r/${this.ref}`;
+    const field = element("input", { readonly: true, value: url, "aria-label": "Link to this room", id: "room-link" });
+    const copy = button("Copy", async () => {
+      try {
+        await navigator.clipboard.writeText(url);
+        copy.textContent = "Copied";
+      } catch {
+        field.select();
+      }
+    });
+    this.share.replaceChildren(element("label", { for: "room-link" }, "Invite with this link"), field, copy);
+  }
+}

@@ -1,0 +1,97 @@
+/** What the page says about rooms, seats and moves, in words: pure functions of messages. */
+
+/** A colour as a name: `blue` is Blue. */
+export function title(colour) {
+  return colour ? colour.charAt(0).toUpperCase() + colour.slice(1) : "";
+}
+
+/** Who holds a seat, in a few words. */
+export function describeHolder(holder, mine = false) {
+  switch (holder?.kind) {
+    case "human": {
+      const name = mine ? `${holder.name} (you)` : holder.name;
+      return holder.connected === false ? `${name}, disconnected` : name;
+    }
+    case "bot":
+      return `computer, level ${holder.level}`;
+    case "standin":
+      return `computer (level ${holder.level}) for ${holder.name}`;
+    default:
+      return "open";
+  }
+}
+
+/** The seats nobody holds. */
+export function openSeats(seats) {
+  return seats.filter((seat) => seat.holder?.kind === "open").map((seat) => seat.colour);
+}
+
+/** Scores as "Blue 12 · Red 9". */
+export function scoreText(scores) {
+  return Object.entries(scores ?? {})
+    .map(([colour, score]) => `${title(colour)} ${score}`)
+    .join(" · ");
+}
+
+/** The result of a finished game. */
+export function resultText(state) {
+  const winners = state.winners ?? [];
+  if (winners.length === 0) return "The game is over.";
+  if (winners.length === 1) return `${title(winners[0])} wins.`;
+  return `${winners.map(title).join(" and ")} tie.`;
+}
+
+/** Whose turn it is, or the result, for the line above the board. */
+export function turnText(view, thinkingSeat = null) {
+  if (view.status === "waiting") return "Waiting for the host to start the game.";
+  const state = view.state;
+  if (!state) return "";
+  if (state.over) return `${resultText(state)} ${scoreText(state.scores)}`;
+  const mover = state.to_move;
+  if (mover === view.you) return "Your move.";
+  const seat = view.seats.find((s) => s.colour === mover);
+  const kind = seat?.holder?.kind;
+  if ((kind === "bot" || kind === "standin") && thinkingSeat === mover) {
+    return `${title(mover)} is thinking…`;
+  }
+  return `${title(mover)} to move.`;
+}
+
+/** An update told as a sentence, for the live region and the log. */
+export function moveText(update) {
+  const state = update.state ?? {};
+  const parts = [`${title(update.seat)} played ${update.move}`];
+  const flipped = state.flipped?.length ?? 0;
+  if (flipped) parts[0] += `, turning ${flipped} ${flipped === 1 ? "piece" : "pieces"}`;
+  if (state.last_pushed) parts[0] += `, pushing ${state.last_pushed}`;
+  if (state.last_ejected) parts[0] += " and ejecting one";
+  for (const seat of update.passed ?? []) parts.push(`${title(seat)} cannot move and passes`);
+  if (state.over) parts.push(resultText(state));
+  else if (state.to_move) parts.push(`${title(state.to_move)} to move`);
+  return `${parts.join(". ")}.`;
+}
+
+/** A search as a line of text: its best move, the line it expects, and its score. */
+export function searchText(search) {
+  if (!search) return "";
+  const line = (search.line ?? []).join(" ");
+  let judged = `score ${search.score}`;
+  if (search.forced !== undefined && search.forced !== null) {
+    judged = search.forced > 0 ? `wins in ${search.forced}` : `loses in ${-search.forced}`;
+  }
+  return `${search.move} (${judged}, depth ${search.depth}, ${search.nodes} positions): ${line}`;
+}
+
+/** How a proposal ended, in words. */
+export function proposalEndedText(ended) {
+  const what = ended.kind === "undo" ? "take back a move" : "start a new game";
+  if (ended.outcome === "accepted") return `Agreed: ${what}.`;
+  if (ended.outcome === "declined" && ended.by) return `${title(ended.by)} declined to ${what}.`;
+  return `No answer in time: nothing changed.`;
+}
+
+/** A proposal as a question to the people it asks. */
+export function proposalQuestion(proposal) {
+  const what = proposal.kind === "undo" ? "take back a move" : "start a new game";
+  return `${title(proposal.by)} asks to ${what}. Agree?`;
+}

@@ -1,0 +1,349 @@
+"""The browser page against a real server: the lobby, a room made and played with clicks, a
+friend joining through the room link, a reload keeping the seat, a refused click changing
+nothing, and every game's board drawn (screenshots saved for a person to look at)."""
+
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from parlour.rules import GAMES
+
+LEVELS = {"tribolo": "easy", "numlo": "easy", "doublolo": "easy", "othello": "easy"}
+WEAKEST = {**LEVELS, "tripppin": "1", "oubliette": "0"}
+WAIT_MS = 20_000
+
+
+class Player:
+    """One person's browser page, with the page's own hooks (`window.parlour`) at hand."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.set_default_timeout(WAIT_MS)
+
+    ROOM = "const room = window.parlour.view;"
+
+    def hook(self, script: str, arg: Any = None) -> Any:
+        """The value of `script` (a function of the room view and `arg`) in the page."""
+        return self.page.evaluate(f"([arg]) => {{ {self.ROOM} return ({script}); }}", [arg])
+
+    def wait(self, script: str, arg: Any = None) -> None:
+        self.page.wait_for_function(
+            f"([arg]) => {{ {self.ROOM} return Boolean(room && ({script})); }}",
+            arg=[arg],
+        )
+
+    @property
+    def view(self) -> dict[str, Any]:
+        view: dict[str, Any] = self.hook("room.view")
+        return view
+
+    def click_square(self, square: str) -> None:
+        centre = self.hook("room.board.cellCentre(arg)", square)
+        self.page.mouse.click(centre["x"], centre["y"])
+
+    def colour_at(self, square: str) -> list[int]:
+        colour: list[int] = self.hook("room.board.colourAt(arg)", square)
+        return colour
+
+    def seat_colour(self, seat: str) -> list[int]:
+        """The seat's colour as the page draws its pieces, as red, green and blue."""
+        text: str = self.page.evaluate(
+            """async (seat) => {
+                const main = document.querySelector("script[type=module]").src;
+                const { SEAT_COLOURS } = await import(main.replace("main.js", "boards/view.js"));
+                return SEAT_COLOURS[seat];
+            }""",
+            seat,
+        )
+        return [int(text[i : i + 2], 16) for i in (1, 3, 5)]
+
+    def my_turn(self) -> None:
+        self.wait("room.myTurn() && room.view.state.legal_moves.length > 0")
+
+
+def near(colour: list[int], expected: list[int], tolerance: int = 40) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, expected, strict=True))
+
+
+@pytest.fixture
+def open_player(browser: Browser, site: str) -> Iterator[Any]:
+    """Open the lobby as a new person (a browser of their own) who gives their name."""
+    contexts = []
+    players: list[Player] = []
+
+    def open_as(name: str) -> Player:
+        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        contexts.append(context)
+        player = Player(context.new_page())
+        players.append(player)
+        player.page.goto(f"{site}/")
+        player.page.fill("#name", name)
+        player.page.click("text=Continue")
+        player.page.wait_for_selector(".lobby")
+        return player
+
+    yield open_as
+    for player in players:
+        assert player.errors == []
+    for context in contexts:
+        context.close()
+
+
+def create_room(player: Player, game: str, seats: Mapping[str, str]) -> str:
+    """Fill in the lobby's form and create the room: `seats` maps colours to `you`, `open` or
+    a bot level. Returns the room's link."""
+    page = player.page
+    page.select_option("#game", game)
+    for colour, choice in seats.items():
+        page.select_option(
+            f"#seat-{colour}", choice if choice in ("you", "open") else f"bot:{choice}"
+        )
+    page.click("text=Create room")
+    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+$"))
+    player.wait("room.view !== null")
+    return page.url
+
+
+def test_a_room_made_in_the_lobby_is_played_by_clicking_its_squares(open_player: Any) -> None:
+    ann: Player = open_player("Ann")
+    create_room(ann, "tribolo", {"blue": "you", "red": "easy", "green": "easy"})
+    assert ann.view["status"] == "playing" and ann.hook("room.seat") == "blue"
+    ann.my_turn()
+    before = ann.view
+    move = before["state"]["legal_moves"][0]
+    ann.click_square(move)
+    ann.wait("room.view.version > arg", before["version"])
+    after = ann.view
+    assert after["moves"][: before["version"] + 1] == [*before["moves"], move]
+    assert ann.page.locator("#error").inner_text() == ""
+    ann.my_turn()
+    state = ann.view["state"]
+    row, col = int(move[1:]) - 1, ord(move[0]) - ord("a")
+    holder = {letter: seat for seat, letter in state["letters"].items()}[state["board"][row][col]]
+    assert near(ann.colour_at(move), ann.seat_colour(holder))
+    assert "Blue played " + move in ann.page.locator("#announcer").inner_text()
+
+
+def test_an_illegal_click_shows_the_servers_words_and_changes_nothing(open_player: Any) -> None:
+    ann: Player = open_player("Ann")
+    create_room(ann, "othello", {"black": "you", "white": "easy"})
+    ann.my_turn()
+    before = ann.view
+    occupied = "d4"
+    ann.click_square(occupied)
+    ann.page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
+    assert "not" in ann.page.locator("#error").inner_text().lower()
+    assert ann.view == before
+    legal = before["state"]["legal_moves"][0]
+    ann.click_square(legal)
+    ann.wait("room.view.version > arg", before["version"])
+    assert ann.view["moves"][0] == legal
+
+
+def test_a_friend_joins_by_the_link_both_see_the_moves_and_a_reload_keeps_the_seat(
+    open_player: Any,
+) -> None:
+    ann: Player = open_player("Ann")
+    link = create_room(ann, "tribolo", {"blue": "you", "red": "open", "green": "easy"})
+    assert ann.view["status"] == "waiting"
+    bob: Player = open_player("Bob")
+    bob.page.goto(link)
+    bob.wait("room.view !== null")
+    bob.page.click("button.take[data-colour=red]")
+    bob.wait("room.seat === 'red'")
+    ann.wait("room.view.seats[1].holder.kind === 'human'")
+    assert "Bob" in ann.page.locator("#seats").inner_text()
+    ann.page.click("[data-action=start]")
+    for _ in range(3):
+        for player in (ann, bob):
+            player.wait("room.view.status === 'playing'")
+        mover = next(
+            (
+                p
+                for p in (ann, bob)
+                if p.hook("room.myTurn() && room.view.state.legal_moves.length > 0")
+            ),
+            None,
+        )
+        if mover is None:
+            ann.wait("room.myTurn() || (room.view.state.to_move === 'red')")
+            continue
+        version = mover.view["version"]
+        mover.click_square(mover.view["state"]["legal_moves"][0])
+        mover.wait("room.view.version > arg", version)
+    version = ann.view["version"]
+    assert version >= 3
+    bob.wait("room.view.version >= arg", version)
+    ann.wait("room.view.version >= arg", bob.view["version"])
+    assert ann.view["moves"][:version] == bob.view["moves"][:version]
+    bob.page.reload()
+    bob.wait("room.view !== null && room.seat === 'red'")
+    assert bob.page.locator("#name").count() == 0
+    assert bob.view["moves"][:version] == ann.view["moves"][:version]
+
+
+START_SEATS = {
+    "tribolo": "blue",
+    "numlo": "blue",
+    "doublolo": "red",
+    "othello": "black",
+    "tripppin": "blue",
+    "oubliette": "green",
+}
+
+
+def pieces(game: str, state: Mapping[str, Any]) -> dict[str, str]:
+    """A square holding a piece of each seat, by seat."""
+    if game == "tripppin":
+        return dict(state["pieces"])
+    if game == "oubliette":
+        return {seat: cells[0] for seat, cells in state["pieces"].items() if cells}
+    found: dict[str, str] = {}
+    seat_of = {letter: seat for seat, letter in state["letters"].items()}
+    for row, line in enumerate(state["board"]):
+        for col, char in enumerate(line):
+            if char in seat_of:
+                found.setdefault(seat_of[char], f"{chr(ord('a') + col)}{row + 1}")
+    return found
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_games_board_draws_its_pieces_in_their_colours(
+    open_player: Any, output_dir: Path, game: str
+) -> None:
+    ann: Player = open_player("Ann")
+    seats = {colour: WEAKEST[game] for colour in GAMES[game].seats}
+    seats[START_SEATS[game]] = "you"
+    create_room(ann, game, seats)
+    ann.my_turn()
+    ann.page.wait_for_timeout(600)
+    state = ann.view["state"]
+    found = pieces(game, state)
+    assert set(found) == set(GAMES[game].seats)
+    for seat, square in found.items():
+        assert near(ann.colour_at(square), ann.seat_colour(seat)), (seat, square)
+    ann.page.locator("#board").screenshot(path=str(output_dir / f"page-{game}.png"))
+
+
+def arrow_towards(cursor: str | None, target: str) -> str:
+    """The arrow key that brings a grid cursor a step nearer `target`."""
+    if cursor is None:
+        return "ArrowRight"
+    if cursor[0] != target[0]:
+        return "ArrowRight" if cursor[0] < target[0] else "ArrowLeft"
+    return "ArrowDown" if int(cursor[1:]) < int(target[1:]) else "ArrowUp"
+
+
+def test_the_hints_undo_and_keyboard_play_in_a_room(open_player: Any) -> None:
+    ann: Player = open_player("Ann")
+    create_room(ann, "othello", {"black": "you", "white": "easy"})
+    ann.my_turn()
+    legal = ann.view["state"]["legal_moves"]
+    ann.page.keyboard.press("p")
+    ann.page.wait_for_function(
+        "() => document.querySelector('#thinking').textContent.startsWith('Possible')"
+    )
+    assert ann.page.locator("#thinking").inner_text() == f"Possible: {', '.join(legal)}"
+    ann.page.click("[data-action=best]")
+    ann.page.wait_for_function(
+        "() => document.querySelector('#thinking').textContent.startsWith('Best')"
+    )
+    best = ann.page.locator("#thinking").inner_text().removeprefix("Best: ").split(", ")
+    assert best and set(best) <= set(legal)
+    ann.page.click("[data-action=suggest]")
+    ann.page.wait_for_function(
+        "() => document.querySelector('#thinking').textContent.startsWith('Suggested')"
+    )
+    assert ann.page.locator("#thinking").inner_text().split()[1] in legal
+    ann.hook("room.board.focus()")
+    target = legal[-1]
+    for _ in range(30):
+        cursor = ann.hook("room.board.cursor")
+        if cursor == target:
+            break
+        ann.page.keyboard.press(arrow_towards(cursor, target))
+    assert ann.hook("room.board.cursor") == target
+    ann.page.keyboard.press("Enter")
+    ann.wait("room.view.version >= 2")
+    assert ann.view["moves"][0] == target
+    ann.my_turn()
+    ann.page.click("[data-action=undo]")
+    ann.wait("room.view.moves.length === 0 && room.myTurn()")
+    assert ann.view["moves"] == []
+
+
+def test_chat_consent_saves_files_and_the_score_card(open_player: Any) -> None:
+    ann: Player = open_player("Ann")
+    link = create_room(ann, "othello", {"black": "you", "white": "open"})
+    bob: Player = open_player("Bob")
+    bob.page.goto(link)
+    bob.wait("room.view !== null")
+    bob.page.click("button.take[data-colour=white]")
+    ann.page.click("[data-action=start]")
+    ann.my_turn()
+    ann.page.fill("#chat", "good luck")
+    ann.page.press("#chat", "Enter")
+    bob.page.wait_for_selector(".log .chat")
+    assert bob.page.locator(".log .chat").inner_text() == "Ann (Black): good luck"
+    ann.page.click("[data-action=save]")
+    ann.page.fill("#save-name", "opening")
+    ann.page.click("dialog button[value=save]")
+    ann.page.wait_for_function(
+        "() => document.querySelector('#error').textContent.includes('opening')"
+    )
+    bob.page.click("[data-action=export]")
+    text = bob.page.locator("dialog textarea").input_value()
+    assert text.startswith('[Game "othello"]')
+    bob.page.click("dialog button[value=close]")
+    bob.page.click("[data-action=load]")
+    assert "opening" in bob.page.locator("#load-name").inner_text()
+    bob.page.click("dialog button[value=cancel]")
+    bob.page.click("[data-action=score-card]")
+    assert "Score card: Othello" in bob.page.locator("dialog h2").inner_text()
+    assert bob.page.locator("dialog table.card").count() == 2
+    bob.page.click("dialog button[value=close]")
+    move = ann.view["state"]["legal_moves"][0]
+    ann.click_square(move)
+    bob.wait("room.view.moves.length === 1")
+    ann.page.click("[data-action=undo]")
+    bob.page.wait_for_selector("dialog")
+    assert "Black asks to take back a move" in bob.page.locator("dialog").inner_text()
+    bob.page.click("dialog button[value=yes]")
+    ann.wait("room.view.moves.length === 0 && room.myTurn()")
+    assert "Agreed: take back a move." in ann.page.locator(".log").inner_text()
+    ann.page.click("[data-action=sound]")
+    assert ann.page.get_attribute("[data-action=sound]", "aria-pressed") == "false"
+    assert ann.page.evaluate("() => localStorage.getItem('parlour.sound')") == "false"
+
+
+def test_a_phone_sized_screen_shows_the_whole_board_and_takes_taps(
+    browser: Browser, site: str, output_dir: Path
+) -> None:
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, device_scale_factor=3, has_touch=True
+    )
+    player = Player(context.new_page())
+    player.page.goto(f"{site}/")
+    player.page.fill("#name", "Cy")
+    player.page.click("text=Continue")
+    player.page.wait_for_selector(".lobby")
+    create_room(player, "tribolo", {"blue": "you", "red": "easy", "green": "easy"})
+    player.my_turn()
+    box = player.page.locator("#board canvas").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+    assert player.hook("document.querySelector('#board canvas').width") >= 3 * box["width"] - 3
+    version = player.view["version"]
+    move = player.view["state"]["legal_moves"][0]
+    centre = player.hook("room.board.cellCentre(arg)", move)
+    player.page.touchscreen.tap(centre["x"], centre["y"])
+    player.wait("room.view.version > arg", version)
+    assert player.view["moves"][version] == move
+    player.page.screenshot(path=str(output_dir / "page-phone.png"), full_page=True)
+    assert player.errors == []
+    context.close()
