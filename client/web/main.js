@@ -4,6 +4,7 @@
 import { Connection } from "./connection.js";
 import { LobbyView } from "./lobby.js";
 import { RoomView } from "./room.js";
+import { openDialog } from "./dialogs.js";
 import { announce, element } from "./dom.js";
 import { storedName, storeName } from "./storage.js";
 
@@ -11,9 +12,11 @@ const ROOM_PATH = /^\/r\/([A-Za-z0-9_-]{1,64})$/;
 
 /** The page: one connection, one view at a time. */
 class Page {
-  constructor(app, status) {
+  constructor(app, status, rename) {
     this.app = app;
     this.statusLine = status;
+    this.renameButton = rename;
+    rename.addEventListener("click", () => this.rename());
     this.connection = null;
     this.view = null;
     window.addEventListener("popstate", () => this.route());
@@ -64,6 +67,22 @@ class Page {
     input.focus();
   }
 
+  /** A new name takes a new hello: the page starts again, and seats come back by token. */
+  async rename() {
+    const input = element("input", { id: "new-name", maxlength: "32", value: storedName() });
+    const { result } = openDialog(
+      "Change your name",
+      [element("label", { for: "new-name" }, "Your name, as others will see it"), input],
+      [
+        { label: "Change", value: "change", primary: true },
+        { label: "Cancel", value: "cancel" },
+      ],
+    );
+    if ((await result) !== "change" || !input.value.trim()) return;
+    storeName(input.value.trim());
+    window.location.reload();
+  }
+
   /** Show the view for the address in the location bar. */
   route() {
     this.view?.destroy();
@@ -86,10 +105,15 @@ class Page {
     }[state];
     this.statusLine.textContent = words;
     this.statusLine.dataset.state = state;
+    this.renameButton.hidden = state !== "open";
     if (state === "lost") announce("The connection to the server was lost.");
   }
 }
 
-const page = new Page(document.getElementById("app"), document.getElementById("connection"));
+const page = new Page(
+  document.getElementById("app"),
+  document.getElementById("connection"),
+  document.getElementById("rename"),
+);
 window.parlour = page;
 page.start();

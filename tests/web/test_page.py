@@ -347,3 +347,84 @@ def test_a_phone_sized_screen_shows_the_whole_board_and_takes_taps(
     player.page.screenshot(path=str(output_dir / "page-phone.png"), full_page=True)
     assert player.errors == []
     context.close()
+
+
+def test_a_dropped_connection_comes_back_to_the_seat_by_itself(open_player: Any) -> None:
+    ann: Player = open_player("Ann")
+    create_room(ann, "othello", {"black": "you", "white": "easy"})
+    ann.my_turn()
+    ann.page.evaluate("() => window.parlour.connection.socket.close()")
+    ann.page.wait_for_function(
+        "() => document.querySelector('#connection').dataset.state === 'lost'"
+    )
+    ann.page.wait_for_function(
+        "() => document.querySelector('#connection').dataset.state === 'open'"
+    )
+    ann.my_turn()
+    version = ann.view["version"]
+    move = ann.view["state"]["legal_moves"][0]
+    ann.click_square(move)
+    ann.wait("room.view.version > arg", version)
+    assert ann.view["moves"][version] == move
+
+
+def test_show_thinking_tells_what_the_computer_is_thinking(open_player: Any) -> None:
+    ann: Player = open_player("Ann")
+    link = create_room(ann, "othello", {"black": "open", "white": "medium"})
+    ann.page.click("[data-action=thinking]")
+    assert ann.page.get_attribute("[data-action=thinking]", "aria-pressed") == "true"
+    bob: Player = open_player("Bob")
+    bob.page.goto(link)
+    bob.wait("room.view !== null")
+    bob.page.click("button.take[data-colour=black]")
+    ann.page.click("[data-action=start]")
+    bob.my_turn()
+    bob.click_square(bob.view["state"]["legal_moves"][0])
+    ann.page.wait_for_function(
+        "() => document.querySelector('#thinking').textContent.startsWith('White thinks: ')"
+    )
+
+
+def test_a_new_name_keeps_the_seat(open_player: Any) -> None:
+    ann: Player = open_player("Ann")
+    create_room(ann, "othello", {"black": "you", "white": "easy"})
+    ann.page.click("#rename")
+    ann.page.fill("#new-name", "Annie")
+    ann.page.click("dialog button[value=change]")
+    ann.page.wait_for_function(
+        "() => document.querySelector('#connection').textContent === 'Connected as Annie'"
+    )
+    ann.wait("room.seat === 'black'")
+    assert "Annie (you)" in ann.page.locator("#seats").inner_text()
+
+
+def test_the_lobby_lists_public_rooms_with_free_seats_and_never_private_ones(
+    open_player: Any,
+) -> None:
+    ann: Player = open_player("Ann")
+    public_link = create_room(ann, "numlo", {"blue": "you", "red": "open", "green": "easy"})
+    ann.page.goto(public_link.rsplit("/r/", 1)[0] + "/")
+    ann.page.wait_for_selector(".lobby")
+    ann.page.uncheck("#public")
+    private_link = create_room(ann, "tribolo", {"blue": "you", "red": "open", "green": "open"})
+    assert "(private room)" in ann.page.locator("h1").inner_text()
+    public_id = public_link.rsplit("/", 1)[1]
+    private_id = ann.view["room"]
+    assert private_link.rsplit("/", 1)[1] != private_id
+    bob: Player = open_player("Bob")
+    row = bob.page.locator(f"tr[data-room='{public_id}']")
+    row.wait_for()
+    assert "Numlo" in row.inner_text() and "1 free" in row.inner_text()
+    assert "Ann" in row.inner_text()
+    assert bob.page.locator("tr[data-room]").count() >= 1
+    assert all(
+        room != private_id
+        for room in bob.page.locator("tr[data-room]").evaluate_all(
+            "rows => rows.map(row => row.dataset.room)"
+        )
+    )
+    row.locator("a.join").click()
+    bob.page.wait_for_url(public_link)
+    bob.wait("room.view !== null")
+    bob.page.click("button.take[data-colour=red]")
+    bob.wait("room.seat === 'red'")
