@@ -340,7 +340,8 @@ class Lobby(Keeping):
             seat = next((seat for seat in room.seats if seat.holder is Holder.OPEN), None)
             if seat is None:
                 raise refuse(ErrorCode.ROOM_FULL, "every seat in this room is taken")
-        token = self.secret(SECRET_BYTES)
+        # A host's seat takes the host's token, so that one token brings back both.
+        token = room.host_token if room.host_conn == conn else self.secret(SECRET_BYTES)
         seat.seat_human(self.names[conn], token, conn)
         room.spectators.discard(conn)
         self._enter(room, conn)

@@ -2,6 +2,7 @@
 
 import dataclasses
 import http
+import re
 from collections.abc import Callable, Mapping
 from typing import Final
 
@@ -14,15 +15,23 @@ from .static import WebFile, WebSite
 WEBSOCKET_PATH: Final = "/ws"
 
 PAGE_HEADERS: Final[Mapping[str, str]] = {
-    "Content-Security-Policy": (
-        "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
-        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-    ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
-"""Sent with the page and its files: nothing but the server's own code runs in the page, and
-a private room's link (its code) is never passed on to other sites."""
+"""Sent with the page and its files: a private room's link (its code) is never passed on to
+other sites."""
+HOST: Final = re.compile(r"[A-Za-z0-9.-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
+
+
+def content_policy(host: str) -> str:
+    """Nothing but the server's own code and connections in the page. The WebSocket is named
+    by its host as well as by 'self', which older browsers do not apply to ws: and wss:."""
+    sockets = f" ws://{host} wss://{host}" if HOST.fullmatch(host) else ""
+    return (
+        f"default-src 'self'; connect-src 'self'{sockets}; img-src 'self' data:; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    )
+
 
 PLAIN_TEXT: Final = "text/plain; charset=utf-8"
 
@@ -47,9 +56,14 @@ def reply(
 
 def serve_file(connection: ServerConnection, request: Request, file: WebFile) -> Response:
     """A page file, or 304 when the browser's copy (named by its entity tag) is current."""
-    headers = {"Cache-Control": file.caching, "ETag": file.etag, **PAGE_HEADERS}
+    headers = {
+        "Cache-Control": file.caching,
+        "ETag": file.etag,
+        "Content-Security-Policy": content_policy(request.headers.get("Host", "")),
+        **PAGE_HEADERS,
+    }
     known = request.headers.get("If-None-Match", "")
-    if file.etag in (tag.strip() for tag in known.split(",")):
+    if file.etag in (tag.strip().removeprefix("W/") for tag in known.split(",")):
         return reply(connection, http.HTTPStatus.NOT_MODIFIED, b"", file.content_type, headers)
     return reply(connection, http.HTTPStatus.OK, file.body, file.content_type, headers)
 

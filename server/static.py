@@ -21,6 +21,9 @@ STATIC_PREFIX: Final = "/static/"
 ROOM_PREFIX: Final = "/r/"
 ASSETS_MARK: Final = "{{assets}}"
 """Written in the page where its files' folder goes: `/static/HASH`."""
+PRELOAD_MARK: Final = "{{preload}}"
+"""Written in the page where it lists every module, so the browser fetches them at once
+rather than one import deep at a time."""
 
 CONTENT_TYPES: Final[Mapping[str, str]] = {
     ".html": "text/html; charset=utf-8",
@@ -85,7 +88,16 @@ class WebSite:
             digest.update(path.encode() + b"\0" + hashlib.sha256(body).digest())
         self.version = digest.hexdigest()[:16]
         self.assets = f"{STATIC_PREFIX}{self.version}"
-        page = found.pop(PAGE_FILE).replace(ASSETS_MARK.encode(), self.assets.encode())
+        preload = "\n".join(
+            f'<link rel="modulepreload" href="{self.assets}/{path}">'
+            for path in found
+            if path.endswith(".js")
+        )
+        page = (
+            found.pop(PAGE_FILE)
+            .replace(PRELOAD_MARK.encode(), preload.encode())
+            .replace(ASSETS_MARK.encode(), self.assets.encode())
+        )
         self.page = WebFile(page, CONTENT_TYPES[".html"], entity_tag(page), PAGE_CACHING)
         self.files = {
             f"{self.assets}/{path}": WebFile(

@@ -32,8 +32,9 @@ export function serverUrl(where = window.location) {
 
 /**
  * One connection to the server. Events: `message` (detail: a message the server sent of its
- * own accord), `status` (detail: "connecting", "open" or "lost"), `reconnected` (after a
- * drop, once the new connection is welcomed: rooms should be joined again).
+ * own accord), `status` (detail: "connecting", "open", "lost" or "refused"), `reconnected`
+ * (after a drop, once the new connection is welcomed: rooms should be joined again).
+ * `games` keeps the last welcome's games through a drop.
  */
 export class Connection extends EventTarget {
   constructor(name, url = serverUrl()) {
@@ -41,6 +42,8 @@ export class Connection extends EventTarget {
     this.name = name;
     this.url = url;
     this.welcome = null;
+    this.games = [];
+    this.refusal = null;
     this.socket = null;
     this.pending = new Map();
     this.nextId = 1;
@@ -69,12 +72,6 @@ export class Connection extends EventTarget {
     });
   }
 
-  /** Close for good: no reconnecting. */
-  close() {
-    this.closed = true;
-    this.socket?.close(1000);
-  }
-
   open() {
     this.status("connecting");
     const socket = new WebSocket(this.url, [SUBPROTOCOL]);
@@ -94,7 +91,6 @@ export class Connection extends EventTarget {
     try {
       message = JSON.parse(data);
     } catch {
-      this.emit("message", { type: "unreadable", text: String(data).slice(0, 200) });
       return;
     }
     if (message === null || typeof message !== "object") return;
@@ -112,9 +108,8 @@ export class Connection extends EventTarget {
       }
       return;
     }
-    if (message.type === "error" && this.firstWelcome) {
-      this.firstWelcome.reject(new ServerError(message.code, message.message));
-      this.firstWelcome = null;
+    if (message.type === "error" && !this.welcome) {
+      this.refused(new ServerError(message.code, message.message));
       return;
     }
     this.emit("message", message);
@@ -123,6 +118,7 @@ export class Connection extends EventTarget {
   welcomed(message) {
     const again = this.everOpen;
     this.welcome = message;
+    this.games = message.games ?? [];
     this.everOpen = true;
     this.retryMs = RETRY_FIRST_MS;
     this.status("open");
@@ -131,6 +127,18 @@ export class Connection extends EventTarget {
       this.firstWelcome = null;
     }
     if (again) this.emit("reconnected", message);
+  }
+
+  /** The server refused our hello (a name it will not take, a version it does not speak):
+   * trying again would only be refused again. */
+  refused(error) {
+    this.closed = true;
+    this.refusal = error;
+    if (this.firstWelcome) {
+      this.firstWelcome.reject(error);
+      this.firstWelcome = null;
+    }
+    this.status("refused");
   }
 
   dropped(socket) {

@@ -2,23 +2,35 @@
 
 import { element } from "./dom.js";
 
+let opened = 0;
+
 /**
  * Show a dialog with `heading`, `body` nodes and `choices` ({label, value, primary}); resolves
- * with the chosen value, or null when closed with Escape. `dialog.close(value)` from outside
- * (a proposal that ended meanwhile) resolves it too.
+ * with the chosen value, or null when closed with Escape. `dialog.close()` from outside (a
+ * proposal that ended meanwhile) resolves it too. A `quiet` dialog opens with the focus on
+ * its heading, so that keys typed elsewhere a moment before press none of its buttons.
  */
-export function openDialog(heading, body, choices, { onOpen } = {}) {
-  const dialog = element("dialog", { class: "dialog", "aria-labelledby": "dialog-heading" });
-  const form = element("form", { method: "dialog" });
+export function openDialog(heading, body, choices, { quiet = false } = {}) {
+  opened += 1;
+  const headingId = `dialog-heading-${opened}`;
+  const dialog = element("dialog", { class: "dialog", "aria-labelledby": headingId });
+  const title = element("h2", { id: headingId, tabindex: quiet ? "-1" : null }, heading);
   const buttons = choices.map((choice) =>
     element(
       "button",
-      { value: choice.value, class: choice.primary ? "primary" : null, type: "submit" },
+      {
+        value: choice.value,
+        class: choice.primary ? "primary" : null,
+        type: "submit",
+        formnovalidate: !choice.primary,
+      },
       choice.label,
     ),
   );
-  form.append(
-    element("h2", { id: "dialog-heading" }, heading),
+  const form = element(
+    "form",
+    { method: "dialog" },
+    title,
     ...body,
     element("div", { class: "dialog-buttons" }, ...buttons),
   );
@@ -31,7 +43,7 @@ export function openDialog(heading, body, choices, { onOpen } = {}) {
     });
   });
   dialog.showModal();
-  onOpen?.(dialog);
+  if (quiet) title.focus();
   return { dialog, result };
 }
 

@@ -26,3 +26,17 @@ export function announce(text) {
   region.append(line);
   while (region.childElementCount > 5) region.firstElementChild.remove();
 }
+
+/**
+ * Rebuild `container` from `build()` only when `key` differs from what it was built from, and
+ * keep the keyboard focus on the control with the same `data-key` (a rebuilt list must not
+ * throw a keyboard user back to the top of the page).
+ */
+export function rebuild(container, key, build) {
+  if (container.dataset.builtFrom === key) return;
+  container.dataset.builtFrom = key;
+  const active = document.activeElement;
+  const focused = active && container.contains(active) ? active.dataset.key : undefined;
+  container.replaceChildren(...build());
+  if (focused) container.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
+}

@@ -134,6 +134,6 @@ export class RoomFiles {
       table(["Player", "Won", "Lost", "Tied", "Games", "Won %"], card.players.map((l) => [l.name, ...counts(l)]), { class: "card" }),
       element("p", {}, best),
     ];
-    await openDialog(`Score card: ${this.room.games[card.game]?.title ?? card.game}`, body, [{ label: "Close", value: "close" }]).result;
+    await openDialog(`Score card: ${this.room.gameTitle()}`, body, [{ label: "Close", value: "close" }]).result;
   }
 }

@@ -1,7 +1,7 @@
 /** The lobby (`/`): the public rooms, refreshed every few seconds, and the form that makes a
  * new room: game, options, board number, public or private, and who sits where. */
 
-import { button, element } from "./dom.js";
+import { element, rebuild } from "./dom.js";
 import { storeSeat } from "./storage.js";
 import { describeHolder, openSeats, title } from "./words.js";
 
@@ -55,12 +55,19 @@ export class LobbyView {
     this.root = root;
     this.connection = connection;
     this.navigate = navigate;
-    this.games = connection.welcome?.games ?? [];
     this.timer = null;
-    this.onReconnect = () => this.refresh();
+    this.onReconnect = () => {
+      if (this.gameSelect.options.length === 0) this.show();
+      else this.refresh();
+    };
+  }
+
+  get games() {
+    return this.connection.games;
   }
 
   show() {
+    this.destroy();
     document.title = "Parlour";
     this.roomsBody = element("tbody", {});
     this.roomsNote = element("p", { class: "note" }, "Looking for rooms…");
@@ -110,13 +117,22 @@ export class LobbyView {
     } catch {
       return;
     }
+    rebuild(this.roomsBody, JSON.stringify(reply.rooms), () => this.roomRows(reply.rooms));
+    this.roomsNote.textContent = reply.rooms.length ? "" : "No public rooms yet: make one.";
+  }
+
+  roomRows(rooms) {
     const titles = Object.fromEntries(this.games.map((game) => [game.name, game.title]));
-    const rows = reply.rooms.map((room) => {
+    return rooms.map((room) => {
       const free = openSeats(room.seats);
       const seats = room.seats
         .map((seat) => `${title(seat.colour)}: ${describeHolder(seat.holder)}`)
         .join("; ");
-      const link = element("a", { href: `/r/${room.room}`, class: "join" }, free.length ? "Join" : "Watch");
+      const link = element(
+        "a",
+        { href: `/r/${room.room}`, class: "join", "data-key": room.room },
+        free.length ? "Join" : "Watch",
+      );
       link.addEventListener("click", (event) => {
         event.preventDefault();
         this.navigate(`/r/${room.room}`);
@@ -131,8 +147,6 @@ export class LobbyView {
         element("td", {}, link),
       );
     });
-    this.roomsBody.replaceChildren(...rows);
-    this.roomsNote.textContent = rows.length ? "" : "No public rooms yet: make one.";
   }
 
   buildForm() {
@@ -186,11 +200,18 @@ export class LobbyView {
       element("button", { type: "submit", class: "primary" }, "Create room"),
     );
     gameSelect.addEventListener("change", () => this.gameChosen());
-    form.addEventListener("submit", (event) => {
+    form.addEventListener("submit", async (event) => {
       event.preventDefault();
-      this.create({ board: board.value, isPublic: isPublic.checked, thinkMs: Number(think.value) });
+      const submit = form.querySelector("button[type=submit]");
+      if (submit.disabled) return;
+      submit.disabled = true;
+      try {
+        await this.create({ board: board.value, isPublic: isPublic.checked, thinkMs: Number(think.value) });
+      } finally {
+        submit.disabled = false;
+      }
     });
-    this.gameChosen(form);
+    this.gameChosen();
     return form;
   }
 
@@ -225,7 +246,7 @@ export class LobbyView {
       return element(
         "div",
         { class: "field" },
-        element("label", { for: id, class: `swatch-label seat-${colour}` }, title(colour)),
+        element("label", { for: id }, title(colour)),
         select,
       );
     });
@@ -265,11 +286,16 @@ export class LobbyView {
       bot_think_ms: thinkMs,
     };
     if (board !== "") request.board = Number(board);
+    let joined;
     try {
-      const joined = await this.connection.request(request);
-      const id = joined.room.room;
-      const ref = joined.code ?? id;
-      storeSeat([ref, id], { token: joined.token, seat: joined.seat, host: true, code: joined.code });
+      joined = await this.connection.request(request);
+    } catch (error) {
+      this.error.textContent = error.message;
+      return;
+    }
+    const ref = joined.code ?? joined.room.room;
+    storeSeat(ref, { token: joined.token });
+    try {
       for (const { colour, choice } of choices) {
         if (choice.startsWith("bot:")) {
           const level = choice.slice(4);
@@ -279,9 +305,9 @@ export class LobbyView {
       if (!choices.some((seat) => seat.choice === OPEN)) {
         await this.connection.request({ type: "start", room: ref });
       }
-      this.navigate(`/r/${ref}`);
-    } catch (error) {
-      this.error.textContent = error.message;
+    } catch {
+      // The room is made and ours: its page shows the seats as they are, to set by hand.
     }
+    this.navigate(`/r/${ref}`);
   }
 }

@@ -5,10 +5,17 @@ import { Connection } from "./connection.js";
 import { LobbyView } from "./lobby.js";
 import { RoomView } from "./room.js";
 import { openDialog } from "./dialogs.js";
-import { announce, element } from "./dom.js";
+import { element } from "./dom.js";
 import { storedName, storeName } from "./storage.js";
 
 const ROOM_PATH = /^\/r\/([A-Za-z0-9_-]{1,64})$/;
+const NOT_IN_NAMES = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+const JOINERS = new Set(["\u200c", "\u200d"]);
+
+/** A name as the server takes it: no control or format characters (but the joiners). */
+function cleanName(typed) {
+  return typed.replace(NOT_IN_NAMES, (char) => (JOINERS.has(char) ? char : "")).trim();
+}
 
 /** The page: one connection, one view at a time. */
 class Page {
@@ -33,13 +40,14 @@ class Page {
     try {
       await this.connection.connect();
     } catch (error) {
-      this.app.replaceChildren(element("p", { class: "error", role: "alert" }, error.message));
+      storeName("");
+      this.askName(`The server would not take that name: ${error.message}.`);
       return;
     }
     this.route();
   }
 
-  askName() {
+  askName(problem = "") {
     const input = element("input", {
       id: "name",
       name: "name",
@@ -54,10 +62,11 @@ class Page {
       element("label", { for: "name" }, "Your name, as others will see it"),
       input,
       element("button", { type: "submit" }, "Continue"),
+      element("p", { class: "error", role: "alert" }, problem),
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      const name = input.value.trim();
+      const name = cleanName(input.value);
       if (!name) return;
       storeName(name);
       this.app.replaceChildren(element("p", { class: "loading" }, "Connecting…"));
@@ -78,8 +87,10 @@ class Page {
         { label: "Cancel", value: "cancel" },
       ],
     );
-    if ((await result) !== "change" || !input.value.trim()) return;
-    storeName(input.value.trim());
+    if ((await result) !== "change") return;
+    const name = cleanName(input.value);
+    if (!name) return;
+    storeName(name);
     window.location.reload();
   }
 
@@ -102,11 +113,11 @@ class Page {
       connecting: "Connecting…",
       open: `Connected as ${this.connection.name}`,
       lost: "Connection lost; trying again…",
+      refused: `The server refused this page (${this.connection.refusal?.message}); reload it.`,
     }[state];
     this.statusLine.textContent = words;
     this.statusLine.dataset.state = state;
     this.renameButton.hidden = state !== "open";
-    if (state === "lost") announce("The connection to the server was lost.");
   }
 }
 

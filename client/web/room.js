@@ -4,7 +4,7 @@
 import { BoardView, SEAT_COLOURS } from "./boards/view.js";
 import { ConnectionLost } from "./connection.js";
 import { openDialog } from "./dialogs.js";
-import { announce, button, element } from "./dom.js";
+import { announce, button, element, rebuild } from "./dom.js";
 import { RoomFiles } from "./files.js";
 import * as sound from "./sound.js";
 import { forgetSeat, soundOn, storedSeat, storeSeat, storeSound } from "./storage.js";
@@ -20,7 +20,7 @@ import {
 
 const SUGGEST_MS = 2000;
 const LOG_LINES = 200;
-const GONE = new Set(["no_such_room", "bad_token"]);
+const GONE = "no_such_room";
 const SHORTCUTS = { p: "possible", b: "best", s: "suggest", t: "thinking", u: "undo" };
 
 /** The room view: everything the room page shows and does. */
@@ -36,10 +36,14 @@ export class RoomView {
     this.thinkingOn = false;
     this.thinkingSeat = null;
     this.proposalDialog = null;
-    this.games = Object.fromEntries((connection.welcome?.games ?? []).map((g) => [g.name, g]));
+    this.moving = false;
     this.files = new RoomFiles(this);
     this.onMessage = (event) => this.receive(event.detail);
-    this.onReconnect = () => this.enter();
+    this.onReconnect = () => {
+      this.proposalId = null;
+      this.proposalDialog?.close();
+      this.enter();
+    };
     this.onKey = (event) => this.shortcut(event);
   }
 
@@ -55,8 +59,11 @@ export class RoomView {
     this.hostBox = element("div", { class: "host-controls" });
     this.share = element("div", { class: "share" });
     this.thinking = element("p", { class: "thinking", id: "thinking" });
-    this.log = element("ol", { class: "log", role: "log", "aria-label": "Moves and chat" });
+    this.log = element("ol", { class: "log", "aria-label": "Moves and chat" });
     this.actions = this.buildActions();
+    for (const control of this.actions.querySelectorAll("button")) {
+      control.disabled = control.dataset.action !== "sound";
+    }
     this.root.replaceChildren(
       element(
         "section",
@@ -83,7 +90,9 @@ export class RoomView {
     this.enter();
   }
 
+  /** Leaving the page leaves the room: the seat stays ours, to come back to by its token. */
   destroy() {
+    if (this.view) this.connection.request({ type: "leave", room: this.ref }).catch(() => {});
     this.connection.removeEventListener("message", this.onMessage);
     this.connection.removeEventListener("reconnected", this.onReconnect);
     document.removeEventListener("keydown", this.onKey);
@@ -95,7 +104,6 @@ export class RoomView {
     const link = element("a", { href: "/" }, "Back to the lobby");
     link.addEventListener("click", (event) => {
       event.preventDefault();
-      if (this.view) this.connection.request({ type: "leave", room: this.ref }).catch(() => {});
       this.navigate("/");
     });
     return link;
@@ -108,6 +116,7 @@ export class RoomView {
       if (kept) {
         try {
           this.joined(await this.request({ type: "join", room: this.ref, token: kept.token }));
+          await this.resumeThinking();
           return;
         } catch (error) {
           if (error.code !== "bad_token") throw error;
@@ -115,13 +124,18 @@ export class RoomView {
         }
       }
       const watching = await this.request({ type: "spectate", room: this.ref });
-      this.seat = null;
       this.host = false;
       this.setView(watching.room, { animate: false });
+      await this.resumeThinking();
     } catch (error) {
-      if (GONE.has(error.code)) this.gone(error.message);
+      if (error.code === GONE) this.gone(error.message);
       else if (!(error instanceof ConnectionLost)) this.say(error.message);
     }
+  }
+
+  /** A new connection starts with thinking off: ask again if this page had it on. */
+  async resumeThinking() {
+    if (this.thinkingOn) await this.request({ type: "show_thinking", room: this.ref, on: true });
   }
 
   gone(message) {
@@ -137,15 +151,8 @@ export class RoomView {
   }
 
   joined(joined) {
-    this.seat = joined.seat;
     this.host = joined.host;
-    const id = joined.room.room;
-    storeSeat([this.ref, id], {
-      token: joined.token,
-      seat: joined.seat,
-      host: joined.host,
-      code: joined.code ?? null,
-    });
+    storeSeat(this.ref, { token: joined.token });
     this.setView(joined.room, { animate: false });
   }
 
@@ -172,7 +179,9 @@ export class RoomView {
         break;
       case "seat_changed":
         if (message.room === room) {
+          // The seat went to whoever came with its token; a host's seat carries hosting.
           this.seat = null;
+          this.host = false;
           this.say("Your seat was taken back from another window; you are watching here.");
           this.render();
         }
@@ -214,7 +223,7 @@ export class RoomView {
     };
     this.thinkingSeat = null;
     const told = moveText(update);
-    this.addLog(`${update.version}. ${told}`, "move");
+    this.addLog(`${this.view.moves.length}. ${told}`, "move");
     announce(told);
     this.board.show(update.state);
     this.afterChange(wasMyTurn);
@@ -233,12 +242,16 @@ export class RoomView {
     const wasMyTurn = this.myTurn();
     const first = this.view === null;
     this.view = view;
-    this.seat = view.you ?? this.seat;
-    if (first) {
-      for (const [index, move] of view.moves.entries()) this.addLog(`${index + 1}. ${move}`, "move");
-    }
+    this.seat = view.you ?? null;
+    this.retellMoves(view.moves);
     if (view.state) this.board.show(view.state, { animate: animate && !first });
     this.afterChange(wasMyTurn || first);
+  }
+
+  /** The log's move lines from the room's own list (after an undo, a load or a gap). */
+  retellMoves(moves) {
+    for (const line of this.log.querySelectorAll("li.move")) line.remove();
+    this.log.prepend(...moves.map((move, index) => element("li", { class: "move" }, `${index + 1}. ${move}`)));
   }
 
   afterChange(wasMyTurn) {
@@ -259,7 +272,7 @@ export class RoomView {
     this.thinkingSeat = message.of === "bot" ? message.seat : this.thinkingSeat;
     const whose = message.of === "bot" ? `${title(message.seat)} thinks` : "Suggestion so far";
     this.thinking.textContent = `${whose}: ${searchText(message.search)}`;
-    this.turn.textContent = turnText(this.view, this.thinkingSeat);
+    this.turn.textContent = turnText({ ...this.view, you: this.seat }, this.thinkingSeat, this.host);
   }
 
   async proposed(proposal) {
@@ -267,7 +280,6 @@ export class RoomView {
       this.addLog(`${proposal.kind === "undo" ? "Undo" : "New game"} asked by ${title(proposal.by)}; waiting for answers.`, "note");
       return;
     }
-    announce(proposalQuestion(proposal));
     const { dialog, result } = openDialog(
       "A question",
       [element("p", {}, proposalQuestion(proposal)), element("p", {}, `It lapses in ${proposal.expires_in} s.`)],
@@ -275,12 +287,13 @@ export class RoomView {
         { label: "Agree", value: "yes", primary: true },
         { label: "Decline", value: "no" },
       ],
+      { quiet: true },
     );
     this.proposalDialog = dialog;
     this.proposalId = proposal.proposal;
     const chosen = await result;
     this.proposalDialog = null;
-    if (chosen === null || this.proposalId !== proposal.proposal) return;
+    if (this.proposalId !== proposal.proposal) return;
     try {
       await this.request({
         type: "answer",
@@ -306,13 +319,21 @@ export class RoomView {
   // What the player does.
 
   async play(move) {
-    if (!this.view) return;
+    if (this.moving) return;
+    if (!this.myTurn()) {
+      this.board.clearPick();
+      this.say(this.seat ? "It is not your turn." : "Take a seat to play.");
+      return;
+    }
+    this.moving = true;
     try {
       await this.request({ type: "move", room: this.ref, version: this.view.version, move });
       this.say("");
     } catch (error) {
       this.board.clearPick();
       this.refuse(error);
+    } finally {
+      this.moving = false;
     }
   }
 
@@ -332,7 +353,10 @@ export class RoomView {
     this.thinking.textContent = "Looking for a good move…";
     try {
       const reply = await this.request({ type: "suggest", room: this.ref, think_ms: SUGGEST_MS });
-      if (reply.version !== this.view.version) return;
+      if (reply.version !== this.view.version) {
+        this.thinking.textContent = "";
+        return;
+      }
       this.board.setHints([reply.search.move]);
       this.thinking.textContent = `Suggested: ${searchText(reply.search)}`;
       announce(`Suggested: ${reply.search.move}`);
@@ -405,7 +429,7 @@ export class RoomView {
   }
 
   shortcut(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
     const target = event.target;
     if (target instanceof HTMLElement && target.closest("input, textarea, select, dialog")) return;
     const action = SHORTCUTS[event.key.toLowerCase()];
@@ -418,6 +442,15 @@ export class RoomView {
 
   request(message) {
     return this.connection.request(message);
+  }
+
+  /** The room's game as the server's welcome describes it (levels, title). */
+  gameInfo() {
+    return this.connection.games.find((game) => game.name === this.view?.game);
+  }
+
+  gameTitle() {
+    return this.gameInfo()?.title ?? title(this.view?.game ?? "");
   }
 
   refuse(error) {
@@ -466,7 +499,7 @@ export class RoomView {
 
   chatForm() {
     const input = element("input", { id: "chat", maxlength: 300, autocomplete: "off", "aria-label": "Chat" });
-    const form = element("form", { class: "chat" }, input, element("button", { type: "submit" }, "Say"));
+    const form = element("form", { class: "chat-form" }, input, element("button", { type: "submit" }, "Say"));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const text = input.value.trim();
@@ -477,23 +510,34 @@ export class RoomView {
 
   render() {
     const view = this.view;
-    const game = this.games[view.game];
-    const gameTitle = game?.title ?? title(view.game);
+    const gameTitle = this.gameTitle();
     this.heading.textContent = view.public ? gameTitle : `${gameTitle} (private room)`;
     document.title = `${this.myTurn() ? "Your move · " : ""}${gameTitle} · Parlour`;
-    this.turn.textContent = turnText({ ...view, you: this.seat }, this.thinkingSeat);
-    this.seatsList.replaceChildren(...view.seats.map((seat) => this.seatItem(seat)));
-    this.renderHost();
-    this.renderShare();
+    this.turn.textContent = turnText({ ...view, you: this.seat }, this.thinkingSeat, this.host);
+    const scores = view.state?.scores ?? {};
+    const seatsKey = JSON.stringify([view.seats, scores, view.state?.to_move, this.seat, this.host, view.status]);
+    rebuild(this.seatsList, seatsKey, () => view.seats.map((seat) => this.seatItem(seat)));
+    const hosting = this.host && view.status === "waiting";
+    rebuild(this.hostBox, JSON.stringify([hosting, view.game]), () => (hosting ? this.hostControls() : []));
+    rebuild(this.share, this.ref, () => this.shareControls());
     const seated = Boolean(this.seat);
-    const playing = view.status === "playing";
+    const started = view.status !== "waiting";
+    const allowed = {
+      possible: this.myTurn(),
+      best: this.myTurn(),
+      suggest: this.myTurn(),
+      thinking: true,
+      undo: seated && view.status === "playing",
+      "new-game": seated && started,
+      save: started,
+      load: seated || this.host,
+      export: started,
+      import: seated || this.host,
+      "score-card": true,
+      sound: true,
+    };
     for (const control of this.actions.querySelectorAll("button")) {
-      const action = control.dataset.action;
-      if (["possible", "best", "suggest"].includes(action)) control.disabled = !this.myTurn();
-      if (action === "undo") control.disabled = !(seated && playing);
-      if (action === "new-game") control.disabled = !seated || view.status === "waiting";
-      if (["load", "import"].includes(action)) control.disabled = !(seated || this.host);
-      if (action === "export") control.disabled = view.status === "waiting";
+      control.disabled = !allowed[control.dataset.action];
     }
   }
 
@@ -512,7 +556,7 @@ export class RoomView {
       element("span", { class: "score" }, score === undefined ? "" : String(score)),
     );
     if (seat.holder.kind === "open" && !this.seat) {
-      item.append(button(`Take ${title(seat.colour)}`, () => this.takeSeat(seat.colour), { class: "take", "data-colour": seat.colour }));
+      item.append(button(`Take ${title(seat.colour)}`, () => this.takeSeat(seat.colour), { class: "take", "data-colour": seat.colour, "data-key": `take-${seat.colour}` }));
     }
     if (this.host && this.view.status === "waiting" && seat.holder.kind !== "human") {
       item.append(this.seatSetter(seat));
@@ -522,10 +566,10 @@ export class RoomView {
 
   /** The host's control over a seat nobody holds: open, or a computer at a level. */
   seatSetter(seat) {
-    const levels = this.games[this.view.game]?.levels ?? [];
+    const levels = this.gameInfo()?.levels ?? [];
     const select = element(
       "select",
-      { "aria-label": `${title(seat.colour)} seat` },
+      { "aria-label": `${title(seat.colour)} seat`, "data-key": `set-${seat.colour}` },
       element("option", { value: "open", selected: seat.holder.kind === "open" }, "open"),
       ...levels.map((level) =>
         element("option", { value: level, selected: seat.holder.level === level }, `computer, ${level}`),
@@ -540,25 +584,21 @@ export class RoomView {
     return select;
   }
 
-  renderHost() {
-    if (!this.host || this.view.status !== "waiting") {
-      this.hostBox.replaceChildren();
-      return;
-    }
-    const levels = this.games[this.view.game]?.levels ?? [];
+  hostControls() {
+    const levels = this.gameInfo()?.levels ?? [];
     const level = element(
       "select",
-      { "aria-label": "Level for the empty seats" },
+      { "aria-label": "Level for the empty seats", "data-key": "fill-level" },
       ...levels.map((l, i) => element("option", { value: l, selected: i === Math.floor((levels.length - 1) / 2) }, l)),
     );
-    this.hostBox.replaceChildren(
+    return [
       element("label", {}, "Empty seats: computer, level ", level),
-      button("Fill", () => this.hostAction({ type: "fill_bots", level: level.value }), { "data-action": "fill" }),
-      button("Start the game", () => this.hostAction({ type: "start" }), { class: "primary", "data-action": "start" }),
-    );
+      button("Fill", () => this.hostAction({ type: "fill_bots", level: level.value }), { "data-action": "fill", "data-key": "fill" }),
+      button("Start the game", () => this.hostAction({ type: "start" }), { class: "primary", "data-action": "start", "data-key": "start" }),
+    ];
   }
 
-  renderShare() {
+  shareControls() {
     const url = `${window.location.origin}/r/${this.ref}`;
     const field = element("input", { readonly: true, value: url, "aria-label": "Link to this room", id: "room-link" });
     const copy = button("Copy", async () => {
@@ -569,6 +609,6 @@ export class RoomView {
         field.select();
       }
     });
-    this.share.replaceChildren(element("label", { for: "room-link" }, "Invite with this link"), field, copy);
+    return [element("label", { for: "room-link" }, "Invite with this link"), field, copy];
   }
 }

@@ -32,21 +32,19 @@ export function storeName(name) {
   write(NAME_KEY, name);
 }
 
-/** The seat this browser holds in room `ref`: {token, seat, host, code}, or null. */
+/** The seat this browser holds in room `ref`: {token}, or null. */
 export function storedSeat(ref) {
   const seats = read(SEATS_KEY, {});
   const kept = seats && typeof seats === "object" ? seats[ref] : null;
   return kept && typeof kept.token === "string" ? kept : null;
 }
 
-/** Keep a seat's token under every name the room goes by, the newest rooms kept. */
-export function storeSeat(refs, seat) {
+/** Keep the seat token for room `ref` (its id, or a private room's code); the newest kept. */
+export function storeSeat(ref, seat) {
   const seats = read(SEATS_KEY, {});
   const kept = seats && typeof seats === "object" ? seats : {};
-  for (const ref of refs) {
-    delete kept[ref];
-    kept[ref] = { ...seat, at: Date.now() };
-  }
+  delete kept[ref];
+  kept[ref] = { ...seat, at: Date.now() };
   const newest = Object.entries(kept)
     .sort((a, b) => (b[1].at ?? 0) - (a[1].at ?? 0))
     .slice(0, MOST_SEATS);

@@ -42,8 +42,10 @@ export function resultText(state) {
 }
 
 /** Whose turn it is, or the result, for the line above the board. */
-export function turnText(view, thinkingSeat = null) {
-  if (view.status === "waiting") return "Waiting for the host to start the game.";
+export function turnText(view, thinkingSeat = null, hosting = false) {
+  if (view.status === "waiting") {
+    return hosting ? "Start the game when the seats are ready." : "Waiting for the host to start the game.";
+  }
   const state = view.state;
   if (!state) return "";
   if (state.over) return `${resultText(state)} ${scoreText(state.scores)}`;

@@ -289,6 +289,20 @@ def test_the_host_token_brings_hosting_back() -> None:
     assert isinstance(answer(table.lobby.handle(6, m.FillBots(room=room)), 6), m.Ok)
 
 
+def test_a_watching_host_who_takes_a_seat_gets_back_both_with_one_token() -> None:
+    table = Table()
+    host = table.create(seat=None)
+    room = host.room["room"]
+    seated = table.join(1, room, seat="red")
+    assert seated.token == host.token and seated.host
+    guest = table.join(2, room, seat="green")
+    assert guest.token != host.token and not guest.host
+    table.lobby.disconnect(1)
+    table.lobby.handle(6, m.Hello(version=1, name="Ann"))
+    again = table.join(6, room, token=host.token)
+    assert again.host and again.seat == "red"
+
+
 def test_a_stand_in_plays_for_a_person_away_too_long_until_they_return() -> None:
     table = Table()
     room = table.create(standin_after=30).room["room"]

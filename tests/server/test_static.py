@@ -51,6 +51,8 @@ async def test_the_lobby_page_loads_its_module_from_a_versioned_folder(
     assert (status, headers["Content-Type"]) == (200, "text/javascript; charset=utf-8")
     assert headers["Cache-Control"] == ASSET_CACHING
     assert b"import" in script
+    for module in ("main.js", "room.js", "boards/view.js", "boards/oubliette.js"):
+        assert f'<link rel="modulepreload" href="{assets}/{module}">'.encode() in page
     status, headers, _ = await get(server.port, f"{assets}/style.css")
     assert (status, headers["Content-Type"]) == (200, "text/css; charset=utf-8")
     status, headers, _ = await get(server.port, f"{assets}/boards/view.js")
@@ -67,8 +69,13 @@ async def test_the_page_forbids_other_sites_code_and_keeps_room_codes_to_itself(
     server: ParlourServer,
 ) -> None:
     _, headers, _ = await get(server.port, "/r/Ab3_x-9QkLmN")
+    policy = headers["Content-Security-Policy"]
+    assert "script-src" not in policy and "default-src 'self'" in policy
+    here = f"127.0.0.1:{server.port}"
+    assert f"connect-src 'self' ws://{here} wss://{here};" in policy
+    _, headers, _ = await get(server.port, "/", {"Host": "evil; script-src *"})
+    assert "connect-src 'self';" in headers["Content-Security-Policy"]
     assert "script-src" not in headers["Content-Security-Policy"]
-    assert "default-src 'self'" in headers["Content-Security-Policy"]
     assert headers["Referrer-Policy"] == "no-referrer"
     assert headers["X-Content-Type-Options"] == "nosniff"
 
@@ -77,6 +84,8 @@ async def test_a_browsers_current_copy_is_answered_with_304(server: ParlourServe
     _, headers, _ = await get(server.port, "/")
     status, again, body = await get(server.port, "/", {"If-None-Match": headers["ETag"]})
     assert (status, body, again["ETag"]) == (304, b"", headers["ETag"])
+    status, _, body = await get(server.port, "/", {"If-None-Match": f"W/{headers['ETag']}"})
+    assert (status, body) == (304, b"")
     status, _, body = await get(server.port, "/", {"If-None-Match": '"something-older"'})
     assert status == 200 and body
 

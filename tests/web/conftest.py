@@ -17,9 +17,11 @@ DEFAULT_OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "web"
 SERVING = re.compile(r"serving ws://127\.0\.0\.1:(\d+)/ws")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Chromium, headless; never a downloaded one."""
+    """Chromium, headless; never a downloaded one. Playwright's synchronous API keeps an event
+    loop running while it is open, so it is closed after each module, before other modules'
+    asyncio tests."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is missing: install Debian's chromium package")
     with sync_playwright() as playwright:

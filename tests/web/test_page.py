@@ -372,7 +372,7 @@ def test_show_thinking_tells_what_the_computer_is_thinking(open_player: Any) -> 
     ann: Player = open_player("Ann")
     link = create_room(ann, "othello", {"black": "open", "white": "medium"})
     ann.page.click("[data-action=thinking]")
-    assert ann.page.get_attribute("[data-action=thinking]", "aria-pressed") == "true"
+    ann.page.wait_for_selector("[data-action=thinking][aria-pressed=true]")
     bob: Player = open_player("Bob")
     bob.page.goto(link)
     bob.wait("room.view !== null")
@@ -428,3 +428,85 @@ def test_the_lobby_lists_public_rooms_with_free_seats_and_never_private_ones(
     bob.wait("room.view !== null")
     bob.page.click("button.take[data-colour=red]")
     bob.wait("room.seat === 'red'")
+
+
+def test_going_back_in_the_browser_leaves_the_room_and_a_host_keeps_hosting_in_a_seat(
+    open_player: Any,
+) -> None:
+    ann: Player = open_player("Ann")
+    create_room(ann, "othello", {"black": "open", "white": "open"})
+    ann.page.click("button.take[data-colour=black]")
+    ann.wait("room.seat === 'black'")
+    ann.page.reload()
+    ann.wait("room.view !== null && room.seat === 'black'")
+    ann.page.wait_for_selector("[data-action=start]")
+    link = ann.page.url
+    bob: Player = open_player("Bob")
+    bob.page.goto(link)
+    bob.wait("room.view !== null")
+    bob.page.click("button.take[data-colour=white]")
+    ann.wait("room.view.seats[1].holder.kind === 'human'")
+    bob.page.go_back()
+    bob.page.wait_for_selector(".lobby")
+    ann.wait("room.view.seats[1].holder.connected === false")
+    assert "Bob, disconnected" in ann.page.locator("#seats").inner_text()
+
+
+def test_a_proposal_waits_for_a_deliberate_answer_and_the_log_follows_an_undo(
+    open_player: Any,
+) -> None:
+    ann: Player = open_player("Ann")
+    link = create_room(ann, "othello", {"black": "you", "white": "open"})
+    bob: Player = open_player("Bob")
+    bob.page.goto(link)
+    bob.wait("room.view !== null")
+    bob.page.click("button.take[data-colour=white]")
+    ann.page.click("[data-action=start]")
+    for player in (ann, bob, ann):
+        player.my_turn()
+        version = player.view["version"]
+        player.click_square(player.view["state"]["legal_moves"][0])
+        player.wait("room.view.version > arg", version)
+    bob.wait("room.view.moves.length === 3")
+    bob.page.click("#chat")
+    bob.page.keyboard.type("hello")
+    ann.page.click("[data-action=undo]")
+    bob.page.wait_for_selector("dialog")
+    bob.page.keyboard.type(" there")
+    assert bob.page.locator("dialog").is_visible()
+    bob.page.keyboard.press("Escape")
+    ann.page.wait_for_function(
+        "() => document.querySelector('.log').textContent.includes('White declined')"
+    )
+    assert len(ann.view["moves"]) == 3
+    ann.page.click("[data-action=undo]")
+    bob.page.wait_for_selector("dialog")
+    bob.page.click("dialog button[value=yes]")
+    ann.wait("room.view.moves.length === 2")
+    for player in (ann, bob):
+        player.wait("room.view.moves.length === 2")
+        lines = player.page.locator(".log li.move").all_inner_texts()
+        assert [line.split(" ", 1)[0] for line in lines] == ["1.", "2."]
+        assert [line.split(" ")[1] for line in lines] == player.view["moves"]
+
+
+def test_one_create_makes_one_room_and_a_lobby_opened_while_reconnecting_has_every_game(
+    open_player: Any,
+) -> None:
+    dee: Player = open_player("Dee")
+    dee.page.select_option("#game", "tribolo")
+    dee.page.select_option("#seat-blue", "open")
+    dee.page.dblclick("text=Create room")
+    dee.page.wait_for_url(re.compile(r"/r/"))
+    dee.wait("room.view !== null")
+    eve: Player = open_player("Eve")
+    eve.page.wait_for_selector("tr[data-room]")
+    eve.page.wait_for_timeout(500)
+    hosts = eve.page.locator("tr[data-room] td:nth-child(2)").all_inner_texts()
+    assert hosts.count("Dee") == 1
+    dee.page.evaluate("() => window.parlour.connection.socket.close()")
+    dee.page.click("text=Back to the lobby")
+    dee.page.wait_for_function(
+        "() => document.querySelector('#connection').dataset.state === 'open'"
+    )
+    assert dee.page.locator("#game option").count() == len(GAMES)

@@ -383,7 +383,7 @@ export class BoardView {
       this.#draw();
     } else if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      if (this.#cursor !== null) {
+      if (this.#cursor !== null && !event.repeat) {
         this.#keyboard = true;
         this.#act(this.#cursor);
       }
