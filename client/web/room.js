@@ -530,9 +530,9 @@ export class RoomView {
       undo: seated && view.status === "playing",
       "new-game": seated && started,
       save: started,
-      load: seated || this.host,
+      load: (seated || this.host) && view.status === "playing",
       export: started,
-      import: seated || this.host,
+      import: (seated || this.host) && view.status === "playing",
       "score-card": true,
       sound: true,
     };
