@@ -9,6 +9,7 @@ const REFRESH_MS = 3000;
 const YOU = "you";
 const OPEN = "open";
 const THINK_SECONDS = [1, 2, 3, 5, 10];
+const STANDIN_SECONDS = 60;
 
 /** The weakest level, the strongest, and one between, as the terminal client offers. */
 function middleLevel(levels) {
@@ -167,6 +168,16 @@ export class LobbyView {
       placeholder: "any",
     });
     const isPublic = element("input", { id: "public", name: "public", type: "checkbox", checked: true });
+    const standin = element("input", {
+      id: "standin",
+      name: "standin",
+      type: "number",
+      min: 0,
+      max: 3600,
+      step: 1,
+      value: STANDIN_SECONDS,
+      required: true,
+    });
     const think = element(
       "select",
       { id: "think", name: "think" },
@@ -193,6 +204,13 @@ export class LobbyView {
       ),
       element(
         "div",
+        { class: "field" },
+        element("label", { for: "standin" }, "Seconds before the computer plays for someone who dropped out"),
+        standin,
+        element("small", {}, "until they come back; 0: never"),
+      ),
+      element(
+        "div",
         { class: "field check" },
         isPublic,
         element("label", { for: "public" }, "Listed here for anyone to join (else only by its link)"),
@@ -206,7 +224,12 @@ export class LobbyView {
       if (submit.disabled) return;
       submit.disabled = true;
       try {
-        await this.create({ board: board.value, isPublic: isPublic.checked, thinkMs: Number(think.value) });
+        await this.create({
+          board: board.value,
+          isPublic: isPublic.checked,
+          thinkMs: Number(think.value),
+          standinAfter: Number(standin.value),
+        });
       } finally {
         submit.disabled = false;
       }
@@ -269,7 +292,7 @@ export class LobbyView {
     return options;
   }
 
-  async create({ board, isPublic, thinkMs }) {
+  async create({ board, isPublic, thinkMs, standinAfter }) {
     this.error.textContent = "";
     const game = this.game();
     const choices = [...this.seatsBox.querySelectorAll("select")].map((select) => ({
@@ -284,6 +307,7 @@ export class LobbyView {
       public: isPublic,
       seat: mine,
       bot_think_ms: thinkMs,
+      standin_after: standinAfter,
     };
     if (board !== "") request.board = Number(board);
     let joined;

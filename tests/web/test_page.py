@@ -99,7 +99,8 @@ def create_room(player: Player, game: str, seats: Mapping[str, str]) -> str:
     """Fill in the lobby's form and create the room: `seats` maps colours to `you`, `open` or
     a bot level. Returns the room's link."""
     page = player.page
-    page.select_option("#game", game)
+    if page.input_value("#game") != game:
+        page.select_option("#game", game)
     for colour, choice in seats.items():
         page.select_option(
             f"#seat-{colour}", choice if choice in ("you", "open") else f"bot:{choice}"
@@ -406,7 +407,13 @@ def test_the_lobby_lists_public_rooms_with_free_seats_and_never_private_ones(
     ann.page.goto(public_link.rsplit("/r/", 1)[0] + "/")
     ann.page.wait_for_selector(".lobby")
     ann.page.uncheck("#public")
+    ann.page.fill("#board", "42")
+    ann.page.fill("#standin", "0")
+    ann.page.select_option("#game", "tribolo")
+    ann.page.fill("#option-rows", "8")
     private_link = create_room(ann, "tribolo", {"blue": "you", "red": "open", "green": "open"})
+    made = ann.view
+    assert (made["board"], made["options"]["rows"], made["public"]) == (42, 8, False)
     assert "(private room)" in ann.page.locator("h1").inner_text()
     public_id = public_link.rsplit("/", 1)[1]
     private_id = ann.view["room"]
