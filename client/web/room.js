@@ -59,7 +59,8 @@ export class RoomView {
     this.hostBox = element("div", { class: "host-controls" });
     this.share = element("div", { class: "share" });
     this.thinking = element("p", { class: "thinking", id: "thinking" });
-    this.log = element("ol", { class: "log", "aria-label": "Moves and chat" });
+    this.movesList = element("ol", { class: "log moves", "aria-label": "Moves" });
+    this.log = element("ul", { class: "log talk", "aria-label": "Chat and news" });
     this.actions = this.buildActions();
     for (const control of this.actions.querySelectorAll("button")) {
       control.disabled = control.dataset.action !== "sound";
@@ -77,7 +78,9 @@ export class RoomView {
           this.actions,
           this.thinking,
           this.share,
-          element("h2", {}, "Moves and chat"),
+          element("h2", {}, "Moves"),
+          this.movesList,
+          element("h2", {}, "Chat"),
           this.log,
           this.chatForm(),
           element("p", {}, this.lobbyLink()),
@@ -223,7 +226,8 @@ export class RoomView {
     };
     this.thinkingSeat = null;
     const told = moveText(update);
-    this.addLog(`${this.view.moves.length}. ${told}`, "move");
+    this.movesList.append(element("li", {}, told));
+    this.movesList.scrollTop = this.movesList.scrollHeight;
     announce(told);
     this.board.show(update.state);
     this.afterChange(wasMyTurn);
@@ -248,10 +252,10 @@ export class RoomView {
     this.afterChange(wasMyTurn || first);
   }
 
-  /** The log's move lines from the room's own list (after an undo, a load or a gap). */
+  /** The move list from the room's own (after an undo, a load or a gap). */
   retellMoves(moves) {
-    for (const line of this.log.querySelectorAll("li.move")) line.remove();
-    this.log.prepend(...moves.map((move, index) => element("li", { class: "move" }, `${index + 1}. ${move}`)));
+    this.movesList.replaceChildren(...moves.map((move) => element("li", {}, move)));
+    this.movesList.scrollTop = this.movesList.scrollHeight;
   }
 
   afterChange(wasMyTurn) {
