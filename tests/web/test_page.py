@@ -111,6 +111,14 @@ def create_room(player: Player, game: str, seats: Mapping[str, str]) -> str:
     return page.url
 
 
+def take_seat(player: Player, link: str, colour: str) -> None:
+    """Open a room's link and take the seat `colour` with one click."""
+    player.page.goto(link)
+    player.wait("room.view !== null")
+    player.page.click(f"button.take[data-colour={colour}]")
+    player.wait("room.seat === arg", colour)
+
+
 def test_a_room_made_in_the_lobby_is_played_by_clicking_its_squares(open_player: Any) -> None:
     ann: Player = open_player("Ann")
     create_room(ann, "tribolo", {"blue": "you", "red": "easy", "green": "easy"})
@@ -154,10 +162,7 @@ def test_a_friend_joins_by_the_link_both_see_the_moves_and_a_reload_keeps_the_se
     link = create_room(ann, "tribolo", {"blue": "you", "red": "open", "green": "easy"})
     assert ann.view["status"] == "waiting"
     bob: Player = open_player("Bob")
-    bob.page.goto(link)
-    bob.wait("room.view !== null")
-    bob.page.click("button.take[data-colour=red]")
-    bob.wait("room.seat === 'red'")
+    take_seat(bob, link, "red")
     ann.wait("room.view.seats[1].holder.kind === 'human'")
     assert "Bob" in ann.page.locator("#seats").inner_text()
     ann.page.click("[data-action=start]")
@@ -283,9 +288,7 @@ def test_chat_consent_saves_files_and_the_score_card(open_player: Any) -> None:
     ann: Player = open_player("Ann")
     link = create_room(ann, "othello", {"black": "you", "white": "open"})
     bob: Player = open_player("Bob")
-    bob.page.goto(link)
-    bob.wait("room.view !== null")
-    bob.page.click("button.take[data-colour=white]")
+    take_seat(bob, link, "white")
     ann.page.click("[data-action=start]")
     ann.my_turn()
     ann.page.fill("#chat", "good luck")
@@ -375,9 +378,7 @@ def test_show_thinking_tells_what_the_computer_is_thinking(open_player: Any) -> 
     ann.page.click("[data-action=thinking]")
     ann.page.wait_for_selector("[data-action=thinking][aria-pressed=true]")
     bob: Player = open_player("Bob")
-    bob.page.goto(link)
-    bob.wait("room.view !== null")
-    bob.page.click("button.take[data-colour=black]")
+    take_seat(bob, link, "black")
     ann.page.click("[data-action=start]")
     bob.my_turn()
     bob.click_square(bob.view["state"]["legal_moves"][0])
@@ -449,9 +450,7 @@ def test_going_back_in_the_browser_leaves_the_room_and_a_host_keeps_hosting_in_a
     ann.page.wait_for_selector("[data-action=start]")
     link = ann.page.url
     bob: Player = open_player("Bob")
-    bob.page.goto(link)
-    bob.wait("room.view !== null")
-    bob.page.click("button.take[data-colour=white]")
+    take_seat(bob, link, "white")
     ann.wait("room.view.seats[1].holder.kind === 'human'")
     bob.page.go_back()
     bob.page.wait_for_selector(".lobby")
@@ -465,9 +464,7 @@ def test_a_proposal_waits_for_a_deliberate_answer_and_the_log_follows_an_undo(
     ann: Player = open_player("Ann")
     link = create_room(ann, "othello", {"black": "you", "white": "open"})
     bob: Player = open_player("Bob")
-    bob.page.goto(link)
-    bob.wait("room.view !== null")
-    bob.page.click("button.take[data-colour=white]")
+    take_seat(bob, link, "white")
     ann.page.click("[data-action=start]")
     for player in (ann, bob, ann):
         player.my_turn()
