@@ -3,18 +3,13 @@
 
 import { element, rebuild } from "./dom.js";
 import { storeSeat } from "./storage.js";
-import { describeHolder, openSeats, title } from "./words.js";
+import { describeHolder, middleLevel, openSeats, title } from "./words.js";
 
 const REFRESH_MS = 3000;
 const YOU = "you";
 const OPEN = "open";
 const THINK_SECONDS = [1, 2, 3, 5, 10];
 const STANDIN_SECONDS = 60;
-
-/** The weakest level, the strongest, and one between, as the terminal client offers. */
-function middleLevel(levels) {
-  return levels[Math.floor((levels.length - 1) / 2)];
-}
 
 /** One option of a game as a labelled form control. */
 function optionControl(option) {

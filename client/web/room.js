@@ -10,6 +10,7 @@ import * as sound from "./sound.js";
 import { forgetSeat, soundOn, storedSeat, storeSeat, storeSound } from "./storage.js";
 import {
   describeHolder,
+  middleLevel,
   moveText,
   proposalEndedText,
   proposalQuestion,
@@ -593,7 +594,7 @@ export class RoomView {
     const level = element(
       "select",
       { "aria-label": "Level for the empty seats", "data-key": "fill-level" },
-      ...levels.map((l, i) => element("option", { value: l, selected: i === Math.floor((levels.length - 1) / 2) }, l)),
+      ...levels.map((l) => element("option", { value: l, selected: l === middleLevel(levels) }, l)),
     );
     return [
       element("label", {}, "Empty seats: computer, level ", level),

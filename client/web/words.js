@@ -21,6 +21,11 @@ export function describeHolder(holder, mine = false) {
   }
 }
 
+/** The level offered first: a middling one, neither the weakest nor the strongest. */
+export function middleLevel(levels) {
+  return levels[Math.floor((levels.length - 1) / 2)];
+}
+
 /** The seats nobody holds. */
 export function openSeats(seats) {
   return seats.filter((seat) => seat.holder?.kind === "open").map((seat) => seat.colour);

@@ -5,7 +5,7 @@
  * a move on them.
  */
 
-import { SquareGrid } from "./grid.js";
+import { SquareBoard } from "./grid.js";
 import {
   cursorBox,
   ease,
@@ -17,7 +17,7 @@ import {
   roundedRect,
   text,
 } from "./paint.js";
-import { COLOURS, mix, seatColour, title } from "./palette.js";
+import { COLOURS, mix, seatColour } from "./palette.js";
 
 const EMPTY = ".";
 const BLOCKED = "#";
@@ -27,8 +27,7 @@ const DURATION = 300;
 const PIECE = 0.4;
 
 /** A flank game's board drawn from one observation (its `board` rows and Numlo's `values`). */
-export class FlankBoard {
-  #grid;
+export class FlankBoard extends SquareBoard {
   #seatOf;
   #colour;
   #placed = new Set();
@@ -36,54 +35,11 @@ export class FlankBoard {
 
   /** The board of `observation`. */
   constructor(observation) {
-    this.observation = observation;
-    this.title = title(observation.game);
-    this.#grid = new SquareGrid(observation.rows, observation.cols);
-    this.shape = `${observation.game} ${observation.rows}x${observation.cols}`;
+    super(observation);
     this.#seatOf = new Map(
       Object.entries(observation.letters ?? {}).map(([seat, letter]) => [letter, seat]),
     );
     this.#colour = FELT_GAMES.has(observation.game) ? COLOURS.felt : COLOURS.sand;
-  }
-
-  /** Width over height of the picture. */
-  get aspect() {
-    return this.#grid.aspect;
-  }
-
-  /** Every square's name in reading order. */
-  get cells() {
-    return this.#grid.names;
-  }
-
-  /** Fit the board into `width` x `height` CSS pixels. */
-  layout(width, height) {
-    this.#grid.layout(width, height);
-  }
-
-  /** The square at (x, y) in CSS pixels of the canvas, or null. */
-  cellAt(x, y) {
-    return this.#grid.cellAt(x, y);
-  }
-
-  /** The centre of a square in CSS pixels of the canvas, or null. */
-  cellCentre(name) {
-    return this.#grid.centre(name);
-  }
-
-  /** Where the cursor goes from `from` on cursor key `key`. */
-  step(from, key) {
-    return this.#grid.step(from, key);
-  }
-
-  /** One square is a whole move. */
-  pick(_picked, square) {
-    return { picked: [], move: square };
-  }
-
-  /** A move's text is the name of its square. */
-  hintSquares(moves) {
-    return new Set(moves.filter((move) => this.#grid.position(move) !== null));
   }
 
   /** Nothing below the board: the scores are the room view's. */
@@ -93,7 +49,7 @@ export class FlankBoard {
 
   /** What a square holds, in words, for the board's accessible label. */
   describe(name) {
-    const where = this.#grid.position(name);
+    const where = this.grid.position(name);
     if (where === null) return name;
     const char = this.#char(...where);
     const value = this.#value(...where);
@@ -114,12 +70,12 @@ export class FlankBoard {
   animateFrom(previous) {
     this.#placed.clear();
     this.#flips.clear();
-    for (let row = 0; row < this.#grid.rows; row += 1) {
-      for (let col = 0; col < this.#grid.cols; col += 1) {
+    for (let row = 0; row < this.grid.rows; row += 1) {
+      for (let col = 0; col < this.grid.cols; col += 1) {
         const before = previous.#char(row, col);
         const after = this.#char(row, col);
         if (before === after) continue;
-        const name = this.#grid.names[row * this.#grid.cols + col];
+        const name = this.grid.names[row * this.grid.cols + col];
         if (before === EMPTY && this.#seatOf.has(after)) {
           this.#placed.add(name);
         } else if (previous.#seatOf.has(before) && this.#seatOf.has(after)) {
@@ -136,7 +92,7 @@ export class FlankBoard {
 
   /** Draw the board with `marks` (hints, cursor) at animation progress `t` (1: at rest). */
   draw(ctx, marks, t = 1) {
-    const grid = this.#grid;
+    const grid = this.grid;
     const size = grid.size;
     const edge = Math.max(1, size * 0.05);
     const { x: left, y: top } = grid.corner(0, 0);
@@ -166,8 +122,8 @@ export class FlankBoard {
   }
 
   #drawSquare(ctx, row, col, edge, t) {
-    const size = this.#grid.size;
-    const { x, y } = this.#grid.corner(row, col);
+    const size = this.grid.size;
+    const { x, y } = this.grid.corner(row, col);
     const cx = x + size / 2;
     const cy = y + size / 2;
     const char = this.#char(row, col);
@@ -182,7 +138,7 @@ export class FlankBoard {
       if (value !== null) text(ctx, value, cx, cy, Math.max(9, size * 0.48), COLOURS.digit, 700);
       return;
     }
-    const name = this.#grid.names[row * this.#grid.cols + col];
+    const name = this.grid.names[row * this.grid.cols + col];
     const seat = this.#seatOf.get(char);
     const colour = seatColour(seat);
     const radius = size * PIECE;

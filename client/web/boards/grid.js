@@ -1,6 +1,7 @@
 /** Square boards (the flank games and Tripppin): square names, where squares are, labels. */
 
 import { font } from "./paint.js";
+import { title } from "./palette.js";
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 const NAME = /^([a-z])(\d+)$/;
@@ -133,5 +134,60 @@ export class SquareGrid {
       ctx.fillText(String(row + 1), labelX, this.top + (row + 0.5) * this.size);
     }
     ctx.restore();
+  }
+}
+
+/**
+ * What the square boards (the flank games, Tripppin) share: the grid built from the
+ * observation's `rows` and `cols`, and everything that is only the grid's to answer. A click
+ * on one square is a whole move, named by that square.
+ */
+export class SquareBoard {
+  /** The board of `observation`; `this.grid` is its squares. */
+  constructor(observation) {
+    this.observation = observation;
+    this.title = title(observation.game);
+    this.grid = new SquareGrid(observation.rows, observation.cols);
+    this.shape = `${observation.game} ${observation.rows}x${observation.cols}`;
+  }
+
+  /** Width over height of the picture. */
+  get aspect() {
+    return this.grid.aspect;
+  }
+
+  /** Every square's name in reading order. */
+  get cells() {
+    return this.grid.names;
+  }
+
+  /** Fit the board into `width` x `height` CSS pixels. */
+  layout(width, height) {
+    this.grid.layout(width, height);
+  }
+
+  /** The square at (x, y) in CSS pixels of the canvas, or null. */
+  cellAt(x, y) {
+    return this.grid.cellAt(x, y);
+  }
+
+  /** The centre of a square in CSS pixels of the canvas, or null. */
+  cellCentre(name) {
+    return this.grid.centre(name);
+  }
+
+  /** Where the cursor goes from `from` on cursor key `key`. */
+  step(from, key) {
+    return this.grid.step(from, key);
+  }
+
+  /** One square is a whole move. */
+  pick(_picked, square) {
+    return { picked: [], move: square };
+  }
+
+  /** A move's text is the name of its square. */
+  hintSquares(moves) {
+    return new Set(moves.filter((move) => this.grid.position(move) !== null));
   }
 }

@@ -7,7 +7,7 @@
  * legend. Each piece's next target is framed in the seat's colour.
  */
 
-import { SquareGrid } from "./grid.js";
+import { SquareBoard } from "./grid.js";
 import { arrow, cursorBox, dot, ease, hint, piece, ring, roundedRect, text } from "./paint.js";
 import { COLOURS, contrast, mix, seatColour, title } from "./palette.js";
 
@@ -29,60 +29,16 @@ const PIECE = 0.21;
 const DURATION = 320;
 
 /** Tripppin's board drawn from one observation. */
-export class TripppinBoard {
-  #grid;
+export class TripppinBoard extends SquareBoard {
   #pieceOn;
   #startOf;
   #slides = new Map();
 
   /** The board of `observation`. */
   constructor(observation) {
-    this.observation = observation;
-    this.title = title(observation.game);
-    this.#grid = new SquareGrid(observation.rows, observation.cols);
-    this.shape = `${observation.game} ${observation.rows}x${observation.cols}`;
+    super(observation);
     this.#pieceOn = new Map(Object.entries(observation.pieces).map(([s, sq]) => [sq, s]));
     this.#startOf = new Map(Object.entries(observation.starts).map(([s, sq]) => [sq, s]));
-  }
-
-  /** Width over height of the picture. */
-  get aspect() {
-    return this.#grid.aspect;
-  }
-
-  /** Every square's name in reading order. */
-  get cells() {
-    return this.#grid.names;
-  }
-
-  /** Fit the board into `width` x `height` CSS pixels. */
-  layout(width, height) {
-    this.#grid.layout(width, height);
-  }
-
-  /** The square at (x, y) in CSS pixels of the canvas, or null. */
-  cellAt(x, y) {
-    return this.#grid.cellAt(x, y);
-  }
-
-  /** The centre of a square in CSS pixels of the canvas, or null. */
-  cellCentre(name) {
-    return this.#grid.centre(name);
-  }
-
-  /** Where the cursor goes from `from` on cursor key `key`. */
-  step(from, key) {
-    return this.#grid.step(from, key);
-  }
-
-  /** One square, the destination, is a whole move. */
-  pick(_picked, square) {
-    return { picked: [], move: square };
-  }
-
-  /** A move's text is the name of its destination. */
-  hintSquares(moves) {
-    return new Set(moves.filter((move) => this.#grid.position(move) !== null));
   }
 
   /** Which ways the player to move may go, and whose tile says so. */
@@ -97,7 +53,7 @@ export class TripppinBoard {
 
   /** What a square holds, in words, for the board's accessible label. */
   describe(name) {
-    const where = this.#grid.position(name);
+    const where = this.grid.position(name);
     if (where === null) return name;
     const parts = [];
     const seat = this.#pieceOn.get(name);
@@ -131,7 +87,7 @@ export class TripppinBoard {
 
   /** Draw the board with `marks` (hints, cursor) at animation progress `t` (1: at rest). */
   draw(ctx, marks, t = 1) {
-    const grid = this.#grid;
+    const grid = this.grid;
     const size = grid.size;
     const { x: left, y: top } = grid.corner(0, 0);
     const frame = size * GAP * 2;
@@ -162,7 +118,7 @@ export class TripppinBoard {
   }
 
   #drawTile(ctx, name, t) {
-    const grid = this.#grid;
+    const grid = this.grid;
     const size = grid.size;
     const [row, col] = grid.position(name);
     const corner = grid.corner(row, col);
@@ -195,14 +151,14 @@ export class TripppinBoard {
   #drawArrow(ctx, cx, cy, direction, colour, width, scale = 1) {
     const step = DIRECTIONS[direction];
     if (!step) return;
-    const size = this.#grid.size;
+    const size = this.grid.size;
     const x = cx + step.dx * SLOT * size;
     const y = cy + step.dy * SLOT * size;
     arrow(ctx, x, y, step.dx, step.dy, ARROW * size * scale, colour, width);
   }
 
   #drawCentre(ctx, name, cx, cy, t) {
-    const size = this.#grid.size;
+    const size = this.grid.size;
     const start = this.#startOf.get(name);
     if (start) {
       const side = size * 0.44;
@@ -230,7 +186,7 @@ export class TripppinBoard {
    * the seat's initial, so that the middle itself shows the seat's colour.
    */
   #drawPiece(ctx, seat, x, y) {
-    const size = this.#grid.size;
+    const size = this.grid.size;
     const colour = seatColour(seat);
     const radius = size * PIECE;
     const top = Math.max(2, size * 0.035);
@@ -252,7 +208,7 @@ export class TripppinBoard {
     const seats = Object.entries(this.observation.targets)
       .filter(([, square]) => square === name)
       .map(([seat]) => seat);
-    const size = this.#grid.size;
+    const size = this.grid.size;
     const width = Math.max(2, size * 0.07);
     const side = size - 2 * inset - width;
     seats.forEach((seat, i) => {
@@ -275,8 +231,8 @@ export class TripppinBoard {
     if (t >= 1) return;
     const progress = ease(t);
     for (const [seat, from] of this.#slides) {
-      const start = this.#grid.centre(from);
-      const end = this.#grid.centre(this.observation.pieces[seat]);
+      const start = this.grid.centre(from);
+      const end = this.grid.centre(this.observation.pieces[seat]);
       if (start === null || end === null) continue;
       const x = start.x + (end.x - start.x) * progress;
       const y = start.y + (end.y - start.y) * progress;
@@ -285,7 +241,7 @@ export class TripppinBoard {
   }
 
   #tile(name) {
-    const where = this.#grid.position(name);
+    const where = this.grid.position(name);
     return where === null ? [] : (this.observation.tiles[where[0]]?.[where[1]] ?? []);
   }
 
