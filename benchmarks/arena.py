@@ -193,16 +193,21 @@ def wilson(wins: int, games: int) -> tuple[float, float, float]:
 
 
 def load_results(path: Path) -> list[dict[str, Any]]:
-    """The games recorded so far; a torn last line (a run stopped mid-write) is skipped."""
+    """The games recorded so far, each game once (the first record of it counts).
+
+    A torn line (a run stopped mid-write) is skipped, and so is a second record of a game
+    that two runs played, so that no game is counted twice.
+    """
     if not path.exists():
         return []
-    records = []
+    records: dict[tuple[str, int, float], dict[str, Any]] = {}
     for line in path.read_text().splitlines():
         try:
-            records.append(json.loads(line))
+            record = json.loads(line)
         except json.JSONDecodeError:
             continue
-    return records
+        records.setdefault((record["pairing"], record["index"], record["budget"]), record)
+    return list(records.values())
 
 
 def tasks_to_play(
