@@ -226,10 +226,8 @@ export class RoomView {
       status: update.state.over ? "finished" : "playing",
     };
     this.thinkingSeat = null;
-    const told = moveText(update);
-    this.movesList.append(element("li", {}, told));
-    this.movesList.scrollTop = this.movesList.scrollHeight;
-    announce(told);
+    this.retellMoves(this.view.moves);
+    announce(moveText(update));
     this.board.show(update.state);
     this.afterChange(wasMyTurn);
   }
@@ -253,7 +251,7 @@ export class RoomView {
     this.afterChange(wasMyTurn || first);
   }
 
-  /** The move list from the room's own (after an undo, a load or a gap). */
+  /** The numbered move list, in the game's notation, from the room's own list. */
   retellMoves(moves) {
     this.movesList.replaceChildren(...moves.map((move) => element("li", {}, move)));
     this.movesList.scrollTop = this.movesList.scrollHeight;

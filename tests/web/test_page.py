@@ -472,6 +472,7 @@ def test_a_proposal_waits_for_a_deliberate_answer_and_the_log_follows_an_undo(
         player.click_square(player.view["state"]["legal_moves"][0])
         player.wait("room.view.version > arg", version)
     bob.wait("room.view.moves.length === 3")
+    assert bob.page.locator(".moves li").all_inner_texts() == bob.view["moves"]
     bob.page.click("#chat")
     bob.page.keyboard.type("hello")
     ann.page.click("[data-action=undo]")
