@@ -42,6 +42,7 @@ class ErrorCode(StrEnum):
     RATE_LIMITED = "rate_limited"
     TOO_MANY_ROOMS = "too_many_rooms"
     SERVER_FULL = "server_full"
+    UNAVAILABLE = "unavailable"
     INTERNAL = "internal"
 
 

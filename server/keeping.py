@@ -6,29 +6,30 @@ helpers, declared here, and holds no state of its own.
 """
 
 from collections.abc import Callable
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
-from parlour.protocol import ErrorCode
+from parlour.protocol import ErrorCode, ProtocolError
 from parlour.protocol import messages as m
 from parlour.rules import GAMES, RulesError
 from parlour.rules.gamefile import parse_game_file
 
 from . import manage
 from .answers import Outbox, refuse, running
+from .archive import (
+    Archive,
+    ArchiveAsk,
+    GetSave,
+    PutSave,
+    Query,
+    SavesQuery,
+    ScoreCardQuery,
+    answer,
+)
 from .manage import game_file_of
 from .room import ConnId, Holder, Proposal, Room, Seat, Status
 from .store import Save
 
 PROPOSAL_ID_BYTES: Final = 6
-
-
-class Archive(Protocol):
-    """Where score cards are read and games are saved: the server's database."""
-
-    def score_card(self, game: str, preset: str | None) -> dict[str, Any]: ...
-    def put_save(self, save: Save, *, replace: bool) -> bool: ...
-    def get_save(self, name: str) -> tuple[str, str] | None: ...
-    def list_saves(self, game: str | None) -> list[dict[str, Any]]: ...
 
 
 class Keeping:
@@ -39,6 +40,7 @@ class Keeping:
     secret: Callable[[int], str]
     archive: Archive | None
     _changed: set[str]
+    _archive_asks: list[ArchiveAsk]
 
     @property
     def proposal_seconds(self) -> float:
@@ -181,14 +183,58 @@ class Keeping:
         game = GAMES.get(message.game)
         if game is None:
             raise refuse(ErrorCode.NO_SUCH_GAME, f"there is no game '{message.game}'")
-        card = self._archive().score_card(game.name, message.preset)
-        reply = m.ScoreCardReply(id=message.id, game=game.name, preset=message.preset, **card)
-        return [(conn, reply)]
+        return self._ask(ArchiveAsk(conn, message.id, ScoreCardQuery(game.name, message.preset)))
 
-    def _archive(self) -> "Archive":
-        if self.archive is None:
-            raise refuse(ErrorCode.INTERNAL, "this server keeps no score cards or saved games")
-        return self.archive
+    def _list_saves(self, conn: ConnId, message: m.ListSaves) -> Outbox:
+        return self._ask(ArchiveAsk(conn, message.id, SavesQuery(message.game)))
+
+    # Questions for the database.
+
+    def _ask(self, ask: ArchiveAsk) -> Outbox:
+        """Answered at once by a database at hand; else kept for the shell to ask."""
+        if self.archive is not None:
+            return self.archived(ask, answer(self.archive, ask.query))
+        self._archive_asks.append(ask)
+        return []
+
+    def archive_asks(self) -> list[ArchiveAsk]:
+        """Every question for a remote database since the last call, for the shell to ask."""
+        asks, self._archive_asks = self._archive_asks, []
+        return asks
+
+    def archived(self, ask: ArchiveAsk, found: Any) -> Outbox:
+        """The answer to the request that asked, now that the database has answered."""
+        conn, request, query = ask.conn, ask.request, ask.query
+        try:
+            return self._archived(conn, request, query, ask.room, found)
+        except ProtocolError as error:
+            return [(conn, m.Error.from_exception(error, request))]
+
+    def archive_failed(self, ask: ArchiveAsk) -> Outbox:
+        """The database could not be asked: the request may be sent again."""
+        error = refuse(ErrorCode.UNAVAILABLE, "the game records cannot be reached; try again soon")
+        return [(ask.conn, m.Error.from_exception(error, ask.request))]
+
+    def _archived(
+        self, conn: ConnId, request: str | int | None, query: Query, room: str | None, found: Any
+    ) -> Outbox:
+        match query:
+            case ScoreCardQuery():
+                reply = m.ScoreCardReply(id=request, game=query.game, preset=query.preset, **found)
+                return [(conn, reply)]
+            case SavesQuery():
+                return [(conn, m.Saves(id=request, saves=found))]
+            case PutSave():
+                if not found:
+                    raise refuse(
+                        ErrorCode.NAME_TAKEN, f"a game is saved as {query.save.name!r} already"
+                    )
+                return [(conn, m.Ok(id=request))]
+            case GetSave():
+                if found is None:
+                    raise refuse(ErrorCode.NO_SUCH_SAVE, f"no game is saved as {query.name!r}")
+                assert room is not None
+                return self._load_text(conn, request, self._loadable(conn, room), found[1])
 
     # Saving, loading, exporting and importing games.
 
@@ -212,15 +258,20 @@ class Keeping:
             moves=len(room.moves),
             saved_by=self.names[conn],
         )
-        if not self._archive().put_save(save, replace=message.replace):
-            raise refuse(ErrorCode.NAME_TAKEN, f"a game is saved as {message.name!r} already")
-        return [(conn, m.Ok(id=message.id))]
+        return self._ask(ArchiveAsk(conn, message.id, PutSave(save, message.replace)))
 
     def _load_game(self, conn: ConnId, message: m.ImportGame | m.LoadGame) -> Outbox:
-        """A saved or sent game in place of the one just begun: as Tribolo's Load, only at
-        the start of a game (no person has moved; a bot's opening moves are replaced), by a
-        person seated or the host."""
-        room = self._find(conn, message.room)
+        """A saved or sent game in place of the one just begun."""
+        room = self._loadable(conn, message.room)
+        if isinstance(message, m.ImportGame):
+            return self._load_text(conn, message.id, room, message.text)
+        return self._ask(ArchiveAsk(conn, message.id, GetSave(message.name), room=message.room))
+
+    def _loadable(self, conn: ConnId, ref: str) -> Room:
+        """The room, if a game may be loaded into it now: as Tribolo's Load, only at the start
+        of a game (no person has moved; a bot's opening moves are replaced), by a person
+        seated or the host."""
+        room = self._find(conn, ref)
         seat = room.seat_of(conn)
         if room.host_conn != conn and (seat is None or seat.holder is not Holder.HUMAN):
             raise refuse(ErrorCode.NOT_SEATED, "only a person in a seat or the host may load")
@@ -233,7 +284,9 @@ class Keeping:
                 ErrorCode.NOT_AT_START,
                 "a game is loaded at the start of a game, before anyone has moved",
             )
-        text = message.text if isinstance(message, m.ImportGame) else self._saved(message.name)
+        return room
+
+    def _load_text(self, conn: ConnId, request: str | int | None, room: Room, text: str) -> Outbox:
         try:
             loaded = parse_game_file(text)
         except (RulesError, ValueError) as error:
@@ -244,13 +297,7 @@ class Keeping:
                 f"that is a game of {loaded.game.title}; this room plays {room.game.title}",
             )
         manage.load(room, loaded)
-        return [(conn, m.Ok(id=message.id)), *self._broadcast_view(room)]
-
-    def _saved(self, name: str) -> str:
-        found = self._archive().get_save(name)
-        if found is None:
-            raise refuse(ErrorCode.NO_SUCH_SAVE, f"no game is saved as {name!r}")
-        return found[1]
+        return [(conn, m.Ok(id=request)), *self._broadcast_view(room)]
 
     def _member_room(self, conn: ConnId, ref: str) -> Room:
         room = self._find(conn, ref)

@@ -18,7 +18,8 @@ from parlour.rules import GAMES, IllegalMoveError, MalformedMoveError, RulesErro
 from parlour.rules.dealing import MAX_BOARD_NUMBER
 
 from .answers import Outbox, refuse, running
-from .keeping import Archive, Keeping
+from .archive import Archive, ArchiveAsk
+from .keeping import Keeping
 from .room import ConnId, Holder, Room, Seat, Status
 from .scores import Result, result_of
 
@@ -97,7 +98,9 @@ class Lobby(Keeping):
     _results: list[Result] = field(default_factory=list, repr=False)
     """Games finished since `take_unsaved` last looked, for the score cards."""
     archive: Archive | None = None
-    """Score cards and saved games: the server's database."""
+    """Score cards and saved games, when the database is at hand; else they are asked for
+    through `archive_asks`."""
+    _archive_asks: list[ArchiveAsk] = field(default_factory=list, repr=False)
     _asked: list[SuggestionAsked] = field(default_factory=list, repr=False)
     suggesting: set[ConnId] = field(default_factory=set)
     """Connections with a suggestion being searched: one each at a time."""
@@ -157,9 +160,7 @@ class Lobby(Keeping):
             case m.SaveGame():
                 return self._save_game(conn, message)
             case m.ListSaves():
-                return [
-                    (conn, m.Saves(id=message.id, saves=self._archive().list_saves(message.game)))
-                ]
+                return self._list_saves(conn, message)
 
     # Connections.
 
