@@ -3,6 +3,7 @@
 import argparse
 import asyncio
 import logging
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -16,6 +17,7 @@ from parlour.rules.game import MAX_PERFT_DEPTH
 from parlour.rules.options import ChoiceOption, parse_options
 
 DEFAULT_PORT = 8765
+REDIS_VARIABLE = "PARLOUR_REDIS_URL"
 
 
 class CommandError(Exception):
@@ -72,20 +74,46 @@ def _serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)  # a line per request is noise
+    redis_url = args.redis or os.environ.get(REDIS_VARIABLE) or None
+    if redis_url is not None:
+        redis_url = _redis_url(redis_url)
     try:
-        data_dir = data_directory(args.data_dir)
+        data_dir = None if redis_url else data_directory(args.data_dir)
     except OSError as error:
         raise CommandError(f"cannot use the data directory {args.data_dir}: {error}") from None
     config = ServerConfig(
-        host=args.host, port=args.port, data_dir=data_dir, bot_pause=args.bot_pause
+        host=args.host,
+        port=args.port,
+        data_dir=data_dir,
+        bot_pause=args.bot_pause,
+        redis_url=redis_url,
+        lease_seconds=args.lease,
     )
     try:
         asyncio.run(serve(config))
-    except StoreError as error:
+    except (StoreError, ConnectionError) as error:
         raise CommandError(str(error)) from None
     except OSError as error:
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {error}") from None
     return 0
+
+
+def _redis_url(text: str) -> str:
+    """A Redis URL from the command line or the environment; CommandError if it is not one."""
+    scheme = text.partition("://")[0]
+    if scheme not in ("redis", "rediss", "unix") or "://" not in text:
+        raise CommandError(
+            f"{text!r} is not a Redis URL: give redis://HOST:PORT/DB (or rediss://, unix://)"
+        )
+    return text
+
+
+def _lease(text: str) -> float:
+    """A cluster lease length in seconds, from 1 to 60."""
+    seconds = float(text)
+    if not 1 <= seconds <= 60:
+        raise argparse.ArgumentTypeError("the lease must be from 1 to 60 seconds")
+    return seconds
 
 
 def _port(text: str) -> int:
@@ -170,6 +198,20 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.4,
         metavar="SECONDS",
         help="least time a bot takes over a move, so people can follow (default 0.4)",
+    )
+    serve.add_argument(
+        "--redis",
+        metavar="URL",
+        help="run as one node of a cluster that keeps its rooms in this Redis"
+        f" (redis://HOST:6379/0; default ${REDIS_VARIABLE}); --data-dir is then not used",
+    )
+    serve.add_argument(
+        "--lease",
+        type=_lease,
+        default=3.0,
+        metavar="SECONDS",
+        help="with --redis: how long a node keeps its rooms without renewing them, so how"
+        " soon other nodes take over the rooms of a node that is lost (default 3)",
     )
     serve.set_defaults(run=_serve)
     _add_client_commands(commands)

@@ -36,6 +36,7 @@ from parlour.protocol.session import FLOOD_CLOSE_AFTER
 from parlour.protocol.wire import Frame
 
 from .answers import Outbox
+from .archive import ArchiveAsk, RemoteArchive, answer_remotely
 from .lobby import BotTurn, Limits, Lobby, SuggestionAsked
 from .metrics import Metrics
 from .records import RecordError, restore_room, room_record
@@ -73,6 +74,11 @@ class ServerConfig:
     tick_interval: float = 1.0
     ping_interval: float = 20.0
     limits: Limits = field(default_factory=Limits)
+    redis_url: str | None = None
+    """A cluster's Redis: rooms, score cards and saves are kept there, not in `data_dir`."""
+    lease_seconds: float = 3.0
+    """How long a cluster node holds its rooms without renewing: how soon another node
+    takes them when it is lost."""
 
 
 def select_subprotocol(
@@ -97,6 +103,8 @@ class ParlourServer:
         self.site = WebSite()
         self.connections: dict[ConnId, tuple[ServerConnection, ServerSession]] = {}
         self._ids = itertools.count(1)
+        self.remote_archive: RemoteArchive | None = None
+        """Where score cards and saves are asked for when the lobby has no archive at hand."""
         self._thinking: set[tuple[str, int]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._workers: BotWorkers | None = None
@@ -123,6 +131,16 @@ class ParlourServer:
         else:
             self.store = Store(MEMORY)
         self.lobby.archive = self.store
+        try:
+            await self._start_serving()
+        except BaseException:
+            self.store.close()
+            raise
+        self._spawn(self._checkpoint_forever(self.store))
+
+    async def _start_serving(self) -> None:
+        """Start the bot workers, listen, and keep time."""
+        config = self.config
         self._workers = BotWorkers(
             config.bot_workers, config.think, config.bot_grace, self.metrics
         )
@@ -131,11 +149,8 @@ class ParlourServer:
             self._server = await self._listen()
         except BaseException:
             await self._workers.close()
-            if self.store is not None:
-                self.store.close()
             raise
         self._spawn(self._tick_forever())
-        self._spawn(self._checkpoint_forever(self.store))
 
     def _restore(self, store: Store) -> None:
         """Rooms as they were stored; one that cannot be rebuilt is logged and left out."""
@@ -175,9 +190,7 @@ class ParlourServer:
             self.config.port,
             subprotocols=[Subprotocol(name) for name in SUBPROTOCOLS],
             select_subprotocol=select_subprotocol,
-            process_request=http_router(
-                lambda: not self._closing, self._render_metrics, self.site
-            ),
+            process_request=http_router(self.health_problem, self._render_metrics, self.site),
             max_size=MAX_FRAME_BYTES,
             # Updates are under 1 KiB, while permessage-deflate keeps some 40 KiB of zlib
             # state for each connection: memory, not bandwidth, is what runs short.
@@ -185,6 +198,10 @@ class ParlourServer:
             ping_interval=self.config.ping_interval,
             ping_timeout=self.config.ping_interval,
         )
+
+    def health_problem(self) -> str | None:
+        """Why the server should be sent no new players now, if it should not."""
+        return "shutting down" if self._closing else None
 
     def drain(self) -> None:
         """Answer /healthz with 503 from now on, so that load balancers stop sending players."""
@@ -221,7 +238,7 @@ class ParlourServer:
     async def _connection(self, websocket: ServerConnection) -> None:
         """Serve one WebSocket connection from its first frame to its close."""
         assert websocket.subprotocol is not None
-        conn = next(self._ids)
+        conn = self._new_conn_id()
         session = ServerSession(
             codec_for(websocket.subprotocol), flood_close_after=self.config.flood_close_after
         )
@@ -238,8 +255,15 @@ class ParlourServer:
         finally:
             del self.connections[conn]
             self.metrics.connections.dec()
-            self._send(self.lobby.disconnect(conn))
-            self._schedule_bots()
+            self._disconnected(conn)
+
+    def _new_conn_id(self) -> ConnId:
+        return next(self._ids)
+
+    def _disconnected(self, conn: ConnId) -> None:
+        """A connection closed: its rooms are told."""
+        self._send(self.lobby.disconnect(conn))
+        self._follow_up()
 
     def _receive(self, conn: ConnId, session: ServerSession, frame: Frame) -> int | None:
         """Act on one frame; the close code if the connection must close."""
@@ -249,6 +273,16 @@ class ParlourServer:
             return result.close
         message = result.message
         self.metrics.messages.labels(message.TYPE).inc()
+        self._handle(conn, message)
+        return None
+
+    def _handle(self, conn: ConnId, message: m.ClientMessage) -> None:
+        """Hand a valid request to the lobby and send its answers."""
+        self._send(self._ask_lobby(conn, message))
+        self._follow_up()
+
+    def _ask_lobby(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
+        """The lobby's answer to a request; an `internal` error if the lobby failed on it."""
         try:
             outbox = self.lobby.handle(conn, message)
         except Exception:
@@ -258,19 +292,21 @@ class ParlourServer:
                 code=ErrorCode.INTERNAL.value,
                 message="the server failed on that request",
             )
-            outbox = [(conn, error)]
-        if isinstance(message, m.Move) and isinstance(outbox[0][1], m.Ok):
+            return [(conn, error)]
+        if isinstance(message, m.Move) and outbox and isinstance(outbox[0][1], m.Ok):
             self.metrics.moves.labels("human").inc()
-        self._send(outbox)
-        self._schedule_bots()
-        return None
+        return outbox
 
     def _send(self, outbox: Outbox) -> None:
+        """Store what the lobby changed, then send its messages."""
+        self._save()
+        self._deliver(outbox)
+
+    def _deliver(self, outbox: Outbox) -> None:
         """Send each message at once, in order, without waiting for slow readers.
 
         A message sent to several connections is encoded once for each codec among them.
         """
-        self._save()
         frames: dict[tuple[int, str], Frame] = {}
         for conn, message in outbox:
             entry = self.connections.get(conn)
@@ -283,12 +319,34 @@ class ParlourServer:
             frame = frames.get(key)
             if frame is None:
                 frame = frames[key] = session.send(message)
-            broadcast([websocket], frame)
-            if websocket.transport.get_write_buffer_size() > MAX_WRITE_BUFFER:
-                log.warning("closing connection %d: it does not read what it is sent", conn)
-                self._spawn(websocket.close(CloseCode.POLICY_VIOLATION, "reading too slowly"))
+            self._send_frame(conn, websocket, frame)
+
+    def _send_frame(self, conn: ConnId, websocket: ServerConnection, frame: Frame) -> None:
+        """Queue one frame; a connection that does not read what it is sent is closed."""
+        broadcast([websocket], frame)
+        if websocket.transport.get_write_buffer_size() > MAX_WRITE_BUFFER:
+            log.warning("closing connection %d: it does not read what it is sent", conn)
+            self._spawn(websocket.close(CloseCode.POLICY_VIOLATION, "reading too slowly"))
 
     # Bots.
+
+    def _follow_up(self) -> None:
+        """Start what the lobby asked for: bots' searches, suggestions, database questions."""
+        for ask in self.lobby.archive_asks():
+            self._spawn(self._ask_archive(ask))
+        self._schedule_bots()
+
+    async def _ask_archive(self, ask: ArchiveAsk) -> None:
+        """Put a question to the remote archive and hand its answer to the lobby."""
+        assert self.remote_archive is not None
+        try:
+            found = await answer_remotely(self.remote_archive, ask.query)
+        except Exception:
+            log.exception("the archive failed on %s", type(ask.query).__name__)
+            self._send(self.lobby.archive_failed(ask))
+            return
+        self._send(self.lobby.archived(ask, found))
+        self._follow_up()
 
     def _schedule_bots(self) -> None:
         """Set workers searching for every bot whose turn it is and who is not yet thinking,
@@ -318,7 +376,7 @@ class ParlourServer:
             self._send(outbox)
         finally:
             self._thinking.discard((turn.room, turn.version))
-        self._schedule_bots()
+        self._follow_up()
 
     async def _suggest(self, asked: SuggestionAsked) -> None:
         """Search for a person's suggestion as the strongest bot would, then answer it."""
@@ -363,7 +421,7 @@ class ParlourServer:
         while True:
             await asyncio.sleep(self.config.tick_interval)
             self._send(self.lobby.tick())
-            self._schedule_bots()
+            self._follow_up()
 
     def _render_metrics(self) -> bytes:
         for status in Status:
@@ -375,10 +433,19 @@ class ParlourServer:
 @contextlib.asynccontextmanager
 async def running_server(config: ServerConfig) -> AsyncIterator[ParlourServer]:
     """A started server, closed and its workers stopped on leaving."""
-    server = ParlourServer(config)
+    server = make_server(config)
     await server.start()
     try:
         yield server
     finally:
         server.close()
         await server.wait_closed()
+
+
+def make_server(config: ServerConfig) -> ParlourServer:
+    """A single server, or a cluster node when the configuration names a Redis."""
+    if config.redis_url is None:
+        return ParlourServer(config)
+    from .cluster.node import ClusterNode  # noqa: PLC0415 (redis is loaded only for a cluster)
+
+    return ClusterNode(config)

@@ -279,6 +279,19 @@ class Lobby(Keeping):
             self._register(room)
             self._changed.add(room.id)
 
+    def release(self, room_id: str) -> None:
+        """Forget a room that another server keeps now; unlike closing it, nothing is told
+        or stored."""
+        room = self.rooms.pop(room_id, None)
+        if room is not None and room.code is not None:
+            self.codes.pop(room.code, None)
+        self._changed.discard(room_id)
+        self._unsaved.discard(room_id)
+
+    def recheck(self) -> None:
+        """Look at every room again for bots to move, as after a pause in the service."""
+        self._changed.update(self.rooms)
+
     def requeue(self, unsaved: Unsaved) -> None:
         """Changes that could not be stored: kept to be stored with the next ones."""
         self._unsaved.update(room.id for room in unsaved.rooms)

@@ -69,20 +69,23 @@ def serve_file(connection: ServerConnection, request: Request, file: WebFile) ->
 
 
 def http_router(
-    is_healthy: Callable[[], bool], render_metrics: Callable[[], bytes], site: WebSite
+    health_problem: Callable[[], str | None], render_metrics: Callable[[], bytes], site: WebSite
 ) -> Callable[[ServerConnection, Request], Response | None]:
-    """websockets' `process_request`: the WebSocket path goes on to the handshake."""
+    """websockets' `process_request`: the WebSocket path goes on to the handshake.
+
+    `/healthz` is the readiness a load balancer asks: 503 with the reason while the server
+    should be sent no new players."""
 
     def route(connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.partition("?")[0]
         if path == WEBSOCKET_PATH:
             return None
         if path == "/healthz":
-            if is_healthy():
+            problem = health_problem()
+            if problem is None:
                 return reply(connection, http.HTTPStatus.OK, b"ok\n", PLAIN_TEXT)
-            return reply(
-                connection, http.HTTPStatus.SERVICE_UNAVAILABLE, b"shutting down\n", PLAIN_TEXT
-            )
+            body = f"{problem}\n".encode()
+            return reply(connection, http.HTTPStatus.SERVICE_UNAVAILABLE, body, PLAIN_TEXT)
         if path == "/metrics":
             return reply(connection, http.HTTPStatus.OK, render_metrics(), CONTENT_TYPE)
         file = site.find(path)

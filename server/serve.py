@@ -2,6 +2,7 @@
 
 import asyncio
 import logging
+import re
 import signal
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import platformdirs
 
 from parlour import __version__
 
-from .app import ParlourServer, ServerConfig
+from .app import ServerConfig, make_server
 from .routes import WEBSOCKET_PATH
 
 log = logging.getLogger("parlour.server")
@@ -30,15 +31,23 @@ def addresses(host: str, port: int) -> tuple[str, str]:
     return f"ws://{shown}:{port}{WEBSOCKET_PATH}", f"http://{shown}:{port}/"
 
 
+def shown_url(url: str) -> str:
+    """A Redis URL with any password in it hidden, for printing."""
+    return re.sub(r"//([^:@/]*):[^@/]*@", r"//\1:***@", url)
+
+
 async def serve(config: ServerConfig) -> None:
     """Serve until told to stop by a signal."""
-    server = ParlourServer(config)
+    server = make_server(config)
     await server.start()
     websocket_url, page_url = addresses(config.host, server.port)
     print(f"parlour {__version__} serving {websocket_url} (browser: {page_url})", flush=True)
     if config.host in ("", "0.0.0.0", "::"):
         print("other machines connect with this machine's address in place of 127.0.0.1")
-    print(f"data directory: {config.data_dir}", flush=True)
+    if config.redis_url is not None:
+        print(f"cluster node: rooms kept in Redis at {shown_url(config.redis_url)}", flush=True)
+    else:
+        print(f"data directory: {config.data_dir}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -188,8 +188,8 @@ class Store:
         return {
             "games": games,
             "stood_in": stood_in,
-            "colours": _tally(by_colour, "colour"),
-            "players": _tally(by_player, "name"),
+            "colours": tally(by_colour, "colour"),
+            "players": tally(by_player, "name"),
             "best": None
             if best is None
             else {"name": best[0], "initials": initials(best[0]), "score": best[1]},
@@ -256,7 +256,7 @@ class Store:
         self._db.close()
 
 
-def _tally(rows: Iterable[tuple[str, str, int]], key: str) -> list[dict[str, Any]]:
+def tally(rows: Iterable[tuple[str, str, int]], key: str) -> list[dict[str, Any]]:
     """Rows of (who, outcome, count) as a line per who: wins, losses, ties, games, win %."""
     lines: dict[str, dict[str, Any]] = {}
     for who, outcome, count in rows:

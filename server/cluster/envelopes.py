@@ -1,0 +1,135 @@
+"""What the nodes of a cluster say to each other through Redis, as MessagePack.
+
+A node that holds a player's connection (the edge) sends the player's requests about a
+room to the node that owns the room, and the owner sends back every message for that
+edge's connections. Client messages travel as their wire maps, already checked by the
+edge; nothing here awaits.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+
+from parlour.protocol.wire import Message as Wire
+
+from ..room import ConnId
+
+
+class EnvelopeError(ValueError):
+    """Bytes from the cluster channel that are not an envelope of this version."""
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A client's request about a room, for the room's owner."""
+
+    edge: int
+    seq: int
+    """The edge's number for the request: the owner says when it is done with it."""
+    conn: ConnId
+    name: str
+    wire: Wire
+
+
+@dataclass(frozen=True, slots=True)
+class Attach:
+    """Put a connection back into a room that has moved to another owner."""
+
+    edge: int
+    conn: ConnId
+    name: str
+    room: str
+    token: str | None
+    """The seat (or host) token it held; None for a spectator."""
+
+
+@dataclass(frozen=True, slots=True)
+class Gone:
+    """Connections that closed: their seats wait for their tokens."""
+
+    conns: tuple[ConnId, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Deliver:
+    """Messages for an edge's connections, in order; then, if `done`, the request with
+    that number has been answered in full."""
+
+    messages: tuple[tuple[ConnId, Wire], ...]
+    done: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """The room a request named is not the receiver's (any more): ask its owner."""
+
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """A node took a room (told to every node)."""
+
+    room: str
+    node: int
+
+
+Envelope = Request | Attach | Gone | Deliver | Moved | Owner
+
+
+def pack(envelope: Envelope) -> bytes:
+    """The envelope as bytes for a Redis channel."""
+    match envelope:
+        case Request():
+            fields: list[Any] = [
+                "q",
+                envelope.edge,
+                envelope.seq,
+                envelope.conn,
+                envelope.name,
+                envelope.wire,
+            ]
+        case Attach():
+            fields = ["a", envelope.edge, envelope.conn, envelope.name, envelope.room]
+            fields.append(envelope.token)
+        case Gone():
+            fields = ["g", list(envelope.conns)]
+        case Deliver():
+            fields = ["d", [list(item) for item in envelope.messages], envelope.done]
+        case Moved():
+            fields = ["m", envelope.seq]
+        case Owner():
+            fields = ["w", envelope.room, envelope.node]
+    packed: bytes = msgpack.packb(fields, use_bin_type=True)
+    return packed
+
+
+def unpack(data: bytes) -> Envelope:
+    """The envelope in `data`; EnvelopeError if there is none."""
+    try:
+        fields = msgpack.unpackb(data, raw=False)
+        kind, *rest = fields
+        match kind:
+            case "q":
+                edge, seq, conn, name, wire = rest
+                return Request(int(edge), int(seq), int(conn), str(name), dict(wire))
+            case "a":
+                edge, conn, name, room, token = rest
+                return Attach(int(edge), int(conn), str(name), str(room), token)
+            case "g":
+                (conns,) = rest
+                return Gone(tuple(int(conn) for conn in conns))
+            case "d":
+                messages, done = rest
+                items = tuple((int(conn), dict(wire)) for conn, wire in messages)
+                return Deliver(items, None if done is None else int(done))
+            case "m":
+                (seq,) = rest
+                return Moved(int(seq))
+            case "w":
+                room, node = rest
+                return Owner(str(room), int(node))
+    except (ValueError, TypeError, msgpack.UnpackException) as error:
+        raise EnvelopeError(f"not a cluster envelope: {error}") from None
+    raise EnvelopeError(f"unknown envelope kind {kind!r}")

@@ -1,0 +1,251 @@
+"""A cluster's rooms, score cards and saved games in Redis, written only under a lease.
+
+Every room write goes through a script that checks the writer's lease and fencing number
+(`scripts.py`), so Redis itself refuses a node that has lost the room. Score cards are
+kept as counts that each finished game adds to, in the same script as the room's write,
+so a game is counted exactly once.
+"""
+
+import json
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from redis.asyncio import Redis
+
+from ..scores import Result, initials
+from ..store import MAX_LISTED, Save, tally
+from . import scripts
+
+PREFIX: Final = "parlour:"
+ALL: Final = "*"
+"""The score card of every preset, and the list of every game's saves."""
+NEW_ROOM: Final = 0
+"""The fence a node writes a room under that it has just made."""
+FENCED_OUT: Final = -1
+ID_TAKEN: Final = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RoomWrite:
+    """One room's new record (None: the room closed), as its owner writes it."""
+
+    room: str
+    fence: int
+    record: str | None
+    summary: str | None = None
+    """The lobby's line for the room, while it is public and not finished."""
+    code: str | None = None
+    results: tuple[Result, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    room: str
+    fence: int
+    record: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """What a node learns each heartbeat."""
+
+    lost: list[str]
+    """Rooms this node thought it held whose leases are gone."""
+    live: set[int]
+    """Every node whose heartbeat has not run out, this one included."""
+    orphans: list[str]
+    """Rooms that nobody holds."""
+
+
+class RedisRecords:
+    """The Redis side of a cluster: leases, room records, the lobby, score cards and saves."""
+
+    def __init__(self, redis: Redis, lease_ms: int, prefix: str = PREFIX) -> None:
+        self.redis = redis
+        self.lease_ms = lease_ms
+        self.prefix = prefix
+        self._write = redis.register_script(scripts.WRITE_ROOM)
+        self._claim = redis.register_script(scripts.CLAIM_ROOMS)
+        self._heartbeat = redis.register_script(scripts.HEARTBEAT)
+        self._join = redis.register_script(scripts.JOIN_CLUSTER)
+        self._release = redis.register_script(scripts.RELEASE_ROOMS)
+        self._put_save = redis.register_script(scripts.PUT_SAVE)
+
+    def _key(self, *parts: str) -> str:
+        return self.prefix + ":".join(parts)
+
+    # Nodes and leases.
+
+    async def join_cluster(self) -> int:
+        """A number for a new node, never given before, and the node registered as live."""
+        return int(await self._join(args=[self.prefix, self.lease_ms]))
+
+    async def heartbeat(self, node: int, held: Mapping[str, int]) -> Heartbeat | None:
+        """Renew the node and the leases it holds; None if its heartbeat had run out."""
+        args: list[Any] = [self.prefix, node, self.lease_ms]
+        for room, fence in held.items():
+            args += [room, fence]
+        answer = await self._heartbeat(args=args)
+        if answer == [-1]:
+            return None
+        _, lost, live, orphans = answer
+        return Heartbeat(
+            lost=[_text(room) for room in lost],
+            live={int(member) for member in live},
+            orphans=[_text(room) for room in orphans],
+        )
+
+    async def claim(self, node: int, rooms: Iterable[str]) -> list[Claimed]:
+        """Take every one of `rooms` that nobody holds, each under its next fencing number."""
+        found = await self._claim(args=[self.prefix, node, self.lease_ms, *rooms])
+        return [
+            Claimed(_text(found[i]), int(found[i + 1]), json.loads(found[i + 2]))
+            for i in range(0, len(found), 3)
+        ]
+
+    async def release(self, node: int, held: Mapping[str, int]) -> None:
+        """Give up every lease held, for the other nodes to take the rooms at once."""
+        args: list[Any] = [self.prefix, node]
+        for room, fence in held.items():
+            args += [room, fence]
+        await self._release(args=args)
+
+    async def owner(self, room: str) -> int | None:
+        """The node that holds `room`'s lease, if any does."""
+        lease = await self.redis.get(self._key("room", room, "lease"))
+        return None if lease is None else int(_text(lease).partition(":")[0])
+
+    async def room_id(self, ref: str) -> str | None:
+        """The id of the open room that `ref` names (its id or its code), if there is one."""
+        room = await self.redis.hget(self._key("codes"), ref)
+        if room is not None:
+            return _text(room)
+        if await self.redis.exists(self._key("room", ref)):
+            return ref
+        return None
+
+    # Rooms.
+
+    async def write(self, node: int, writes: Iterable[RoomWrite]) -> dict[str, int]:
+        """Each room written if the node holds it: its fence, else ID_TAKEN or FENCED_OUT."""
+        batch = list(writes)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for entry in batch:
+                args: list[str | int] = [
+                    self.prefix,
+                    node,
+                    entry.room,
+                    entry.fence,
+                    self.lease_ms,
+                    entry.record or "",
+                    entry.summary or "",
+                    entry.code or "",
+                    _score_counts(entry.results),
+                ]
+                await self._write(args=args, client=pipe)
+            answers = await pipe.execute()
+        return {entry.room: int(answer) for entry, answer in zip(batch, answers, strict=True)}
+
+    async def public_rooms(self) -> list[dict[str, Any]]:
+        """The lobby's line for every public room of the cluster that has not finished."""
+        found = await self.redis.hvals(self._key("lobby"))
+        rooms = [json.loads(summary) for summary in found]
+        rooms.sort(key=lambda summary: str(summary["room"]))
+        return rooms
+
+    # Score cards.
+
+    async def score_card(self, game: str, preset: str | None) -> dict[str, Any]:
+        """As `Store.score_card`: wins, losses and ties by colour and by player, and the
+        best score by a person."""
+        counts = await self.redis.hgetall(self._key("score", game, preset or ALL))
+        fields = {_text(key): _text(value) for key, value in counts.items()}
+        colours, players = [], []
+        for field, value in fields.items():
+            kind, _, rest = field.partition(":")
+            who, _, outcome = rest.rpartition(":")
+            if kind == "c":
+                colours.append((who, outcome, int(value)))
+            elif kind == "p":
+                players.append((who, outcome, int(value)))
+        best = fields.get("best")
+        best_name, best_score = json.loads(best) if best else (None, None)
+        return {
+            "games": int(fields.get("games", 0)),
+            "stood_in": int(fields.get("stood_in", 0)),
+            "colours": tally(colours, "colour"),
+            "players": tally(players, "name"),
+            "best": None
+            if best_name is None
+            else {"name": best_name, "initials": initials(best_name), "score": best_score},
+        }
+
+    # Saved games.
+
+    async def put_save(self, save: Save, *, replace: bool) -> bool:
+        entry = json.dumps(
+            {
+                "game": save.game,
+                "text": save.text,
+                "moves": save.moves,
+                "saved_by": save.saved_by,
+                "saved_at": int(time.time()),
+            }
+        )
+        at = time.time_ns() // 1_000_000
+        args: list[str | int] = [self.prefix, save.name, save.game, entry, at, int(replace)]
+        return bool(await self._put_save(args=args))
+
+    async def get_save(self, name: str) -> tuple[str, str] | None:
+        found = await self.redis.hget(self._key("saves"), name)
+        if found is None:
+            return None
+        entry = json.loads(found)
+        return str(entry["game"]), str(entry["text"])
+
+    async def list_saves(self, game: str | None) -> list[dict[str, Any]]:
+        newest = await self.redis.zrange(
+            self._key("saved", game or ALL), 0, MAX_LISTED - 1, desc=True
+        )
+        names = [_text(name) for name in newest if isinstance(name, bytes | str)]
+        if not names:
+            return []
+        entries = await self.redis.hmget(self._key("saves"), names)
+        listed = []
+        for name, found in zip(names, entries, strict=True):
+            if found is None:
+                continue
+            entry = json.loads(found)
+            listed.append(
+                {
+                    "name": name,
+                    "game": entry["game"],
+                    "moves": entry["moves"],
+                    "saved_by": entry["saved_by"],
+                    "saved_at": entry["saved_at"],
+                }
+            )
+        return listed
+
+
+def _score_counts(results: Iterable[Result]) -> str:
+    """Finished games as the counts they add to their score cards, for `WRITE_ROOM`."""
+    counted = []
+    for result in results:
+        counts: dict[str, int] = {"games": 1, "stood_in": int(result.stood_in)}
+        best: tuple[str, int] | None = None
+        for seat in result.seats:
+            who = seat.name if seat.name is not None else f"computer, level {seat.level}"
+            for field in (f"c:{seat.colour}:{seat.outcome}", f"p:{who}:{seat.outcome}"):
+                counts[field] = counts.get(field, 0) + 1
+            if seat.kind == "human" and seat.name and (best is None or seat.score > best[1]):
+                best = (seat.name, seat.score)
+        keys = [f"{result.game}:{result.preset}", f"{result.game}:{ALL}"]
+        counted.append({"keys": keys, "counts": counts, "best": best})
+    return json.dumps(counted) if counted else ""
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

@@ -1,0 +1,170 @@
+"""The Lua scripts that keep a cluster's rooms in Redis; Redis runs each one whole.
+
+Keys, under the cluster's prefix P:
+- `P room:ID`: the room's record (JSON); `P rooms`: the ids of every open room.
+- `P room:ID:own`: a hash of the room's fencing number `fence` and its last owner `node`;
+  it outlives leases, so every owner gets a larger number than the one before.
+- `P room:ID:lease`: `NODE:FENCE` while that node owns the room; it expires unless renewed.
+- `P lobby`: public rooms' summaries by id; `P codes`: private rooms' ids by code.
+- `P nodes`: each live node with the time (ms, Redis's clock) its heartbeat runs out.
+- `P score:GAME:PRESET`: a score card's counts (`*` for every preset); `P saves` and
+  `P saved:GAME` (`*` for all): saved games by name, and their names by time.
+
+Every write to a room checks its lease against the writer's node and fencing number, so a
+node that lost a room (paused, cut off, slow) can never write to it again.
+"""
+
+from typing import Final
+
+WRITE_ROOM: Final = """
+local P, node, room = ARGV[1], ARGV[2], ARGV[3]
+local fence, lease_ms = tonumber(ARGV[4]), tonumber(ARGV[5])
+local record, summary, code, results = ARGV[6], ARGV[7], ARGV[8], ARGV[9]
+local own = P .. 'room:' .. room .. ':own'
+local lease = P .. 'room:' .. room .. ':lease'
+if fence == 0 then
+  if redis.call('EXISTS', own) == 1 then return 0 end
+  fence = 1
+  redis.call('HSET', own, 'fence', fence, 'node', node)
+  redis.call('SET', lease, node .. ':' .. fence, 'PX', lease_ms)
+elseif redis.call('GET', lease) ~= node .. ':' .. fence then
+  return -1
+end
+if results ~= '' then
+  for _, result in ipairs(cjson.decode(results)) do
+    for _, key in ipairs(result.keys) do
+      local card = P .. 'score:' .. key
+      for field, count in pairs(result.counts) do
+        redis.call('HINCRBY', card, field, count)
+      end
+      if result.best ~= cjson.null then
+        local held = redis.call('HGET', card, 'best')
+        if not held or cjson.decode(held)[2] < result.best[2] then
+          redis.call('HSET', card, 'best', cjson.encode(result.best))
+        end
+      end
+    end
+  end
+end
+if record == '' then
+  local held = redis.call('GET', P .. 'room:' .. room)
+  if held then
+    local closed = cjson.decode(held).code
+    if closed ~= cjson.null then redis.call('HDEL', P .. 'codes', closed) end
+  end
+  redis.call('DEL', P .. 'room:' .. room, own, lease)
+  redis.call('SREM', P .. 'rooms', room)
+  redis.call('HDEL', P .. 'lobby', room)
+  return fence
+end
+redis.call('SET', P .. 'room:' .. room, record)
+redis.call('SADD', P .. 'rooms', room)
+if summary == '' then
+  redis.call('HDEL', P .. 'lobby', room)
+else
+  redis.call('HSET', P .. 'lobby', room, summary)
+end
+if code ~= '' then redis.call('HSET', P .. 'codes', code, room) end
+return fence
+"""
+"""ARGV: prefix, node, room, fence (0: a new room), lease ms, record (empty: the room
+closed), its lobby summary (empty: not listed), its code (empty: public), and finished
+games' score-card counts as JSON (empty: none). Returns the fence written under; 0 if a
+new room's id is taken; -1 if the node does not hold the room's lease with that fence."""
+
+CLAIM_ROOMS: Final = """
+local P, node, lease_ms = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local claimed = {}
+for i = 4, #ARGV do
+  local room = ARGV[i]
+  local lease = P .. 'room:' .. room .. ':lease'
+  local record = redis.call('GET', P .. 'room:' .. room)
+  if record and redis.call('EXISTS', lease) == 0 then
+    local own = P .. 'room:' .. room .. ':own'
+    local fence = redis.call('HINCRBY', own, 'fence', 1)
+    redis.call('HSET', own, 'node', node)
+    redis.call('SET', lease, node .. ':' .. fence, 'PX', lease_ms)
+    table.insert(claimed, room)
+    table.insert(claimed, fence)
+    table.insert(claimed, record)
+  elseif not record then
+    redis.call('SREM', P .. 'rooms', room)
+  end
+end
+return claimed
+"""
+"""ARGV: prefix, node, lease ms, room ids. Takes each room that has a record and no
+lease, with the next fencing number. Returns id, fence and record of each one taken."""
+
+HEARTBEAT: Final = """
+local P, node, lease_ms = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local nodes = P .. 'nodes'
+local due = redis.call('ZSCORE', nodes, node)
+if not due or tonumber(due) < now then
+  return {-1}
+end
+redis.call('ZADD', nodes, now + lease_ms, node)
+local lost = {}
+for i = 4, #ARGV, 2 do
+  local lease = P .. 'room:' .. ARGV[i] .. ':lease'
+  if redis.call('GET', lease) == node .. ':' .. ARGV[i + 1] then
+    redis.call('PEXPIRE', lease, lease_ms)
+  else
+    table.insert(lost, ARGV[i])
+  end
+end
+redis.call('ZREMRANGEBYSCORE', nodes, '-inf', now)
+local orphans = {}
+for _, room in ipairs(redis.call('SMEMBERS', P .. 'rooms')) do
+  if redis.call('EXISTS', P .. 'room:' .. room .. ':lease') == 0 then
+    table.insert(orphans, room)
+  end
+end
+return {now, lost, redis.call('ZRANGE', nodes, 0, -1), orphans}
+"""
+"""ARGV: prefix, node, lease ms, then each room the node holds and its fence. Renews the
+node and the leases it still holds; forgets nodes whose heartbeat ran out. Returns {-1}
+if this node's own heartbeat ran out (the others may have taken its rooms), else Redis's
+time, the rooms whose leases were lost, the live nodes, and the rooms nobody holds."""
+
+JOIN_CLUSTER: Final = """
+local P, lease_ms = ARGV[1], tonumber(ARGV[2])
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local node = redis.call('INCR', P .. 'node-seq')
+redis.call('ZADD', P .. 'nodes', now + lease_ms, node)
+return node
+"""
+"""ARGV: prefix, lease ms. A new node's number, registered as live."""
+
+RELEASE_ROOMS: Final = """
+local P, node = ARGV[1], ARGV[2]
+for i = 3, #ARGV, 2 do
+  local lease = P .. 'room:' .. ARGV[i] .. ':lease'
+  if redis.call('GET', lease) == node .. ':' .. ARGV[i + 1] then
+    redis.call('DEL', lease)
+  end
+end
+redis.call('ZREM', P .. 'nodes', node)
+return 1
+"""
+"""ARGV: prefix, node, then each room and fence. A node that stops gives its rooms up,
+so that the others take them at their next heartbeat, and leaves the live nodes."""
+
+PUT_SAVE: Final = """
+local P, name, game, entry, at, replace = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local saves = P .. 'saves'
+local held = redis.call('HGET', saves, name)
+if held then
+  if replace == '0' then return 0 end
+  redis.call('ZREM', P .. 'saved:' .. cjson.decode(held).game, name)
+end
+redis.call('HSET', saves, name, entry)
+redis.call('ZADD', P .. 'saved:*', at, name)
+redis.call('ZADD', P .. 'saved:' .. game, at, name)
+return 1
+"""
+"""ARGV: prefix, name, game, the save as JSON, when (ms), 1 to replace a save of that
+name. Returns 0 if the name is taken and not to be replaced."""

@@ -1,0 +1,43 @@
+"""A Redis of each test's own, and a cluster of `parlour serve` nodes on it."""
+
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from .processes import REDIS_SERVER, Node, RedisProcess, start_node
+
+StartNode = Callable[..., Awaitable[Node]]
+
+
+@pytest.fixture
+async def redis_server(tmp_path: Path) -> AsyncIterator[RedisProcess]:
+    if not Path(REDIS_SERVER).exists():
+        pytest.skip(f"{REDIS_SERVER} is missing: install Debian's redis-server package")
+    server = RedisProcess(tmp_path / "redis")
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.kill()
+
+
+@pytest.fixture
+async def start(redis_server: RedisProcess, tmp_path: Path) -> AsyncIterator[StartNode]:
+    """Start a node of the test's cluster (`start("--lease", "2")`); every node started is
+    stopped when the test ends. Each node's log is in the test's folder."""
+    started: list[Node] = []
+
+    async def start_one(*args: str) -> Node:
+        log = tmp_path / f"node-{len(started) + 1}.log"
+        node = await start_node(redis_server.url, *args, log=log)
+        started.append(node)
+        return node
+
+    try:
+        yield start_one
+    finally:
+        for node in started:
+            with contextlib.suppress(ProcessLookupError):
+                await node.stop()

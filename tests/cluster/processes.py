@@ -1,0 +1,156 @@
+"""Real processes for the cluster tests: a redis-server of the test's own and `parlour serve`
+nodes that keep their rooms in it, each of which a test may kill, stop or start again."""
+
+import asyncio
+import contextlib
+import os
+import re
+import shutil
+import signal
+import socket
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import redis
+
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+START_TIMEOUT = 60.0
+SERVING = re.compile(r"serving ws://127\.0\.0\.1:(\d+)/ws")
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on now (redis-server cannot be told to pick one)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class RedisProcess:
+    """Debian's redis-server on a free loopback port, its data in `folder`, every write
+    synced to its append-only file before it answers (as the compose file runs it)."""
+
+    folder: Path
+    port: int = field(default_factory=free_port)
+    process: asyncio.subprocess.Process | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    async def start(self) -> None:
+        """Start (or start again, on the same port and files) and wait until it answers."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.process = await asyncio.create_subprocess_exec(
+            REDIS_SERVER,
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(self.folder),
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            "always",
+            "--save",
+            "",
+            "--logfile",
+            str(self.folder / "redis.log"),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        client = redis.Redis(port=self.port, socket_connect_timeout=1)
+        deadline = time.monotonic() + START_TIMEOUT
+        try:
+            while True:
+                with contextlib.suppress(redis.ConnectionError):
+                    if client.ping():
+                        return
+                if self.process.returncode is not None or time.monotonic() > deadline:
+                    log = (self.folder / "redis.log").read_text(errors="replace")
+                    raise RuntimeError(f"redis-server did not start: {log[-2000:]}")
+                await asyncio.sleep(0.05)
+        finally:
+            client.close()
+
+    async def stop(self) -> None:
+        """SIGTERM: Redis syncs its files and exits."""
+        if self.process is not None and self.process.returncode is None:
+            self.process.terminate()
+            await self.process.wait()
+
+    async def kill(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.kill()
+            await self.process.wait()
+
+
+@dataclass
+class Node:
+    """One `parlour serve --redis` process and the port it serves on."""
+
+    process: asyncio.subprocess.Process
+    port: int
+
+    def signal(self, signum: int) -> None:
+        if self.process.returncode is None:
+            self.process.send_signal(signum)
+
+    async def kill(self) -> None:
+        self.signal(signal.SIGKILL)
+        await self.process.wait()
+
+    async def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it has not stopped within 20 s."""
+        if self.process.returncode is not None:
+            return
+        self.signal(signal.SIGCONT)
+        self.signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(self.process.wait(), 20)
+        except TimeoutError:
+            await self.kill()
+
+
+async def start_node(redis_url: str, *args: str, log: Path | None = None) -> Node:
+    """`parlour serve` on a free port as a node of the cluster in `redis_url`; its log goes
+    to `log` if given."""
+    with contextlib.ExitStack() as files:
+        stderr = files.enter_context(log.open("ab")) if log else asyncio.subprocess.DEVNULL
+        process = await _spawn(redis_url, args, stderr)
+    assert process.stdout is not None
+    try:
+        first = (await asyncio.wait_for(process.stdout.readline(), START_TIMEOUT)).decode()
+    except TimeoutError:
+        process.kill()
+        raise
+    found = SERVING.search(first)
+    if found is None:
+        process.kill()
+        await process.wait()
+        raise RuntimeError(f"the node did not start: {first!r}")
+    return Node(process, int(found.group(1)))
+
+
+async def _spawn(redis_url: str, args: tuple[str, ...], stderr: Any) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "parlour",
+        "serve",
+        "--port",
+        "0",
+        "--redis",
+        redis_url,
+        "--bot-pause",
+        "0",
+        *args,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=stderr,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
