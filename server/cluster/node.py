@@ -93,6 +93,9 @@ class Commit:
 
     records: dict[str, tuple[str | None, str | None, str | None]]
     """Each changed room's record, lobby summary and code (a None record: closed)."""
+    fences: dict[str, int]
+    """The fencing number each room was changed under (NEW_ROOM: made here, not yet
+    written)."""
     results: dict[str, list[Any]]
     outbox: Outbox
     done: tuple[int, int] | None = None
@@ -365,17 +368,15 @@ class ClusterNode(ParlourServer):
         self._follow_up()
 
     def _attach(self, attach: env.Attach) -> None:
-        """Put another node's connection back into a room that moved here."""
+        """Put another node's connection back into a room that moved here, into its seat
+        unless the seat's person has already come back through another connection."""
         room = self._owned(attach.room)
         if room is None:
             return
         self.lobby.names[attach.conn] = attach.name
-        ref = room.code or room.id
-        outbox: Outbox = []
-        if attach.token is not None:
-            outbox = self.lobby.handle(attach.conn, m.Join(room=ref, token=attach.token))
-        if not outbox or isinstance(outbox[0][1], m.Error):
-            outbox = self.lobby.handle(attach.conn, m.Spectate(room=ref))
+        outbox = self.lobby.handle(attach.conn, _coming_back(room, attach))
+        if isinstance(outbox[0][1], m.Error):
+            outbox = self.lobby.handle(attach.conn, m.Spectate(room=room.code or room.id))
         answer = outbox[0][1]
         if isinstance(answer, m.Joined | m.Watching):
             outbox[0] = (attach.conn, m.RoomView(room=answer.room))
@@ -437,7 +438,8 @@ class ClusterNode(ParlourServer):
         if not records and not self._commits:
             self._deliver_all(outbox, done)
             return
-        self._commits.append(Commit(records, results, outbox, done))
+        fences = {room: self.fences.get(room, NEW_ROOM) for room in records}
+        self._commits.append(Commit(records, fences, results, outbox, done))
         self._commit_wanted.set()
 
     async def _commit_forever(self) -> None:
@@ -464,7 +466,7 @@ class ClusterNode(ParlourServer):
                 results = (*held.results, *commit.results.get(room_id, ())) if held else ()
                 if not held:
                     results = tuple(commit.results.get(room_id, ()))
-                fence = self.fences.get(room_id, NEW_ROOM)
+                fence = commit.fences[room_id] or self.fences.get(room_id, NEW_ROOM)
                 writes[room_id] = RoomWrite(room_id, fence, record, summary, code, results)
         started = time.monotonic()
         answers = await self.records.write(self.node, writes.values()) if writes else {}
@@ -650,7 +652,6 @@ class ClusterNode(ParlourServer):
         cluster again as a new node."""
         log.error("node %d was taken for lost; joining the cluster again", self.node)
         self._forget_rooms(list(self.fences))
-        self._commits.clear()
         for websocket, _ in list(self.connections.values()):
             self._spawn(websocket.close(CloseCode.GOING_AWAY, "the server rejoins its cluster"))
         old = self.node
@@ -678,6 +679,22 @@ class ClusterNode(ParlourServer):
     def _schedule_bots(self) -> None:
         if self.available:
             super()._schedule_bots()
+
+
+def _coming_back(room: Room, attach: env.Attach) -> m.Join | m.Spectate:
+    """How a connection comes back into a room that moved: with its token, unless another
+    connection holds what the token holds by now; else as a spectator."""
+    ref = room.code or room.id
+    token = attach.token
+    if token is None:
+        return m.Spectate(room=ref)
+    free = {attach.conn, None}
+    seat = next((seat for seat in room.seats if seat.token == token), None)
+    if seat is not None and seat.conn not in free:
+        return m.Spectate(room=ref)
+    if token == room.host_token and room.host_conn not in free:
+        return m.Spectate(room=ref)
+    return m.Join(room=ref, token=token)
 
 
 def _room_record(room: Room) -> tuple[str, str | None, str | None]:

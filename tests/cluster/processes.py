@@ -10,6 +10,8 @@ import signal
 import socket
 import sys
 import time
+import urllib.error
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -154,3 +156,22 @@ async def _spawn(redis_url: str, args: tuple[str, ...], stderr: Any) -> asyncio.
         stderr=stderr,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
+
+
+async def http_get(port: int, path: str) -> str:
+    """The body of GET `path` from a node, whatever its status."""
+
+    def fetch() -> str:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as reply:
+                return str(reply.read().decode())
+        except urllib.error.HTTPError as error:
+            return str(error.read().decode())
+
+    return await asyncio.to_thread(fetch)
+
+
+def metric(text: str, name: str) -> float:
+    """A metric's value in Prometheus text; 0 if it is not there."""
+    found = re.search(rf"^{re.escape(name)} (\S+)$", text, re.MULTILINE)
+    return float(found.group(1)) if found else 0.0

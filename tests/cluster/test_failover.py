@@ -1,0 +1,99 @@
+"""Nodes lost mid-game (SIGKILL, SIGSTOP): another node takes their rooms from Redis, people
+come back with their tokens, bots play on, and no acknowledged move is lost or doubled."""
+
+import asyncio
+import signal
+
+from parlour.protocol import messages as m
+
+from ..server.wsclient import Client
+from .conftest import StartNode
+from .players import Person, check_acknowledged, play, until_turn
+from .processes import Node, http_get, metric
+
+LEASE = "2"
+
+
+async def seat(node: Node, name: str, ref: str, colour: str, nodes: list[Node]) -> Person:
+    """A person who joins `ref` as `colour` through `node`, and comes back through any node
+    of `nodes` that is up."""
+    client = await Client.open(node.port, name)
+    joined = await client.request(m.Join(room=ref, seat=colour))
+    assert isinstance(joined, m.Joined), joined
+    return Person(name, colour, ref, joined.token, client, lambda: up(nodes, node))
+
+
+def up(nodes: list[Node], first: Node) -> list[int]:
+    alive = [node for node in nodes if node.process.returncode is None]
+    alive.sort(key=lambda node: node is not first)
+    return [node.port for node in alive]
+
+
+async def hosted_game(owner: Node) -> tuple[Client, str]:
+    """A Numlo room made on `owner`: blue and red for people, green a bot; not started."""
+    host = await Client.open(owner.port, "Host")
+    joined = await host.request(m.CreateRoom(game="numlo", seat=None, board=3))
+    assert isinstance(joined, m.Joined)
+    ref = joined.room["room"]
+    filled = await host.request(m.SetSeat(room=ref, seat="green", holder="bot", level="easy"))
+    assert isinstance(filled, m.Ok)
+    return host, ref
+
+
+async def test_the_owner_killed_mid_game_loses_no_acknowledged_move(start: StartNode) -> None:
+    nodes = [await start("--lease", LEASE) for _ in range(3)]
+    owner = nodes[0]
+    host, ref = await hosted_game(owner)
+    ann = await seat(owner, "Ann", ref, "blue", nodes)
+    bob = await seat(nodes[1], "Bob", ref, "red", nodes)
+    assert isinstance(await host.request(m.Start(room=ref)), m.Ok)
+    people = [ann, bob]
+    await play(people, moves=6)
+
+    await owner.kill()
+    room = await play(people, moves=4)
+    assert room["status"] in ("playing", "finished")
+    assert ann.rejoined == 1, "Ann's node was killed: she came back through another"
+    assert bob.rejoined == 0, "Bob's node lives: his seat came back to him where he was"
+    seats = {seat["colour"]: seat["holder"] for seat in room["seats"]}
+    assert seats["blue"] == {"kind": "human", "name": "Ann", "connected": True}
+    assert seats["red"] == {"kind": "human", "name": "Bob", "connected": True}
+    final = await play(people)
+    assert final["state"]["over"]
+    check_acknowledged(people, final)
+    bot_moves = [
+        version
+        for version in range(1, final["version"] + 1)
+        if all(version not in person.acked for person in people)
+    ]
+    assert bot_moves, "the bot played its turns after the owner was lost"
+
+
+async def test_an_owner_paused_past_its_lease_cannot_write_when_it_wakes(
+    start: StartNode,
+) -> None:
+    nodes = [await start("--lease", LEASE) for _ in range(2)]
+    owner, other = nodes
+    host, ref = await hosted_game(owner)
+    ann = await seat(owner, "Ann", ref, "blue", nodes)
+    bob = await seat(other, "Bob", ref, "red", nodes)
+    assert isinstance(await host.request(m.Start(room=ref)), m.Ok)
+    people = [ann, bob]
+    await play(people, moves=3)
+    room = await until_turn(people, "blue")
+
+    owner.signal(signal.SIGSTOP)
+    late = m.Move(room=ref, version=room["version"], move=room["state"]["legal_moves"][0])
+    await ann.client.send(late)
+    await ann.come_back()
+    assert ann.client.websocket.remote_address[1] == other.port
+    played = await play(people, moves=4)
+    owner.signal(signal.SIGCONT)
+    await asyncio.sleep(3)
+    metrics = await http_get(owner.port, "/metrics")
+    assert metric(metrics, "parlour_writes_fenced_out_total") >= 1
+
+    final = await play(people)
+    assert final["state"]["over"]
+    check_acknowledged(people, final)
+    assert final["moves"][: played["version"]] == played["moves"]

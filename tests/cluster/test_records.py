@@ -1,0 +1,149 @@
+"""The Redis records of a cluster, against a real Redis: leases and fencing numbers, room
+writes, score cards and saved games (which must answer exactly as SQLite's store does)."""
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+from redis.asyncio import Redis
+
+from parlour.server.cluster.records import (
+    FENCED_OUT,
+    ID_TAKEN,
+    NEW_ROOM,
+    RedisRecords,
+    RoomWrite,
+)
+from parlour.server.store import MEMORY, Save, Store
+
+from ..server.test_scores import result
+from .processes import RedisProcess
+
+LEASE_MS = 300
+
+
+@pytest.fixture
+async def records(redis_server: RedisProcess) -> AsyncIterator[RedisRecords]:
+    redis = Redis.from_url(redis_server.url)
+    try:
+        yield RedisRecords(redis, LEASE_MS)
+    finally:
+        await redis.aclose()
+
+
+def record(room: str, moves: list[str], code: str | None = None) -> str:
+    return json.dumps({"id": room, "moves": moves, "code": code})
+
+
+async def stored(records: RedisRecords, room: str) -> dict[str, object] | None:
+    text = await records.redis.get(f"parlour:room:{room}")
+    return None if text is None else dict(json.loads(text))
+
+
+async def test_a_node_that_lost_its_lease_can_never_write_the_room_again(
+    records: RedisRecords,
+) -> None:
+    first, second = await records.join_cluster(), await records.join_cluster()
+    assert first != second
+    made = await records.write(first, [RoomWrite("r1", NEW_ROOM, record("r1", ["a1"]))])
+    assert made == {"r1": 1}
+    assert await records.claim(second, ["r1"]) == [], "the lease is held"
+    assert await records.owner("r1") == first
+
+    await asyncio.sleep(LEASE_MS / 1000 + 0.1)
+    assert await records.owner("r1") is None
+    [taken] = await records.claim(second, ["r1"])
+    assert (taken.room, taken.fence, taken.record["moves"]) == ("r1", 2, ["a1"])
+    late = await records.write(first, [RoomWrite("r1", 1, record("r1", ["a1", "b2"]))])
+    assert late == {"r1": FENCED_OUT}
+    assert (await stored(records, "r1") or {})["moves"] == ["a1"]
+    anew = await records.write(first, [RoomWrite("r1", NEW_ROOM, record("r1", []))])
+    assert anew == {"r1": ID_TAKEN}, "an id in use is never made again"
+    assert await records.write(second, [RoomWrite("r1", 2, record("r1", ["a1", "c3"]))]) == {
+        "r1": 2
+    }
+    assert (await stored(records, "r1") or {})["moves"] == ["a1", "c3"]
+
+
+async def test_heartbeats_renew_leases_and_a_lapsed_node_is_told(
+    records: RedisRecords,
+) -> None:
+    node, other = await records.join_cluster(), await records.join_cluster()
+    await records.write(node, [RoomWrite("r1", NEW_ROOM, record("r1", []))])
+    await records.write(node, [RoomWrite("r2", NEW_ROOM, record("r2", []))])
+    for _ in range(4):
+        await asyncio.sleep(LEASE_MS / 3000)
+        beat = await records.heartbeat(node, {"r1": 1})
+        assert beat is not None and beat.lost == []
+    assert await records.owner("r1") == node
+    assert await records.owner("r2") is None, "r2 was not renewed"
+    assert beat.orphans == ["r2"]
+    assert beat.live == {node}, "the other node's heartbeat ran out"
+    assert await records.heartbeat(other, {}) is None
+    lost = await records.heartbeat(node, {"r1": 1, "r2": 1})
+    assert lost is not None and lost.lost == ["r2"]
+
+
+async def test_a_closed_room_leaves_nothing_behind(records: RedisRecords) -> None:
+    node = await records.join_cluster()
+    listed = RoomWrite("pub", NEW_ROOM, record("pub", []), summary='{"room": "pub"}')
+    hidden = RoomWrite("pri", NEW_ROOM, record("pri", [], code="secret"), code="secret")
+    await records.write(node, [listed, hidden])
+    assert await records.public_rooms() == [{"room": "pub"}]
+    assert await records.room_id("secret") == "pri"
+    assert await records.room_id("pub") == "pub"
+    await records.write(node, [RoomWrite("pub", 1, None), RoomWrite("pri", 1, None)])
+    assert await records.public_rooms() == []
+    assert await records.room_id("secret") is None
+    assert await records.room_id("pri") is None
+    assert await records.redis.keys("parlour:room:*") == []
+
+
+async def test_score_cards_count_as_the_single_servers_do(records: RedisRecords) -> None:
+    games = [
+        result("numlo", [("blue", "Ann", "win", 9), ("red", None, "loss", 1)]),
+        result("numlo", [("blue", "Bob", "tie", 5), ("red", "Ann", "tie", 5)], preset="big"),
+        result("numlo", [("blue", "Bob", "loss", 2), ("red", "Cy", "win", 12)], stood_in=True),
+        result("othello", [("black", "Di:na", "win", 40), ("white", None, "loss", 24)]),
+    ]
+    sqlite = Store(MEMORY)
+    sqlite.save([], results=games)
+    node = await records.join_cluster()
+    for number, game in enumerate(games):
+        room = f"g{number}"
+        written = RoomWrite(room, NEW_ROOM, record(room, []), results=(game,))
+        await records.write(node, [written])
+    for game, preset in [
+        ("numlo", None),
+        ("numlo", "standard"),
+        ("numlo", "big"),
+        ("othello", None),
+        ("tribolo", None),
+    ]:
+        assert await records.score_card(game, preset) == sqlite.score_card(game, preset)
+    card = await records.score_card("numlo", None)
+    assert (card["games"], card["stood_in"], card["best"]["name"]) == (3, 1, "Cy")
+
+
+async def test_saved_games_behave_as_the_single_servers_do(records: RedisRecords) -> None:
+    sqlite = Store(MEMORY)
+    saves = [
+        (Save("one", "othello", "text 1", 3, "Ann"), False),
+        (Save("two", "numlo", "text 2", 5, "Bob"), False),
+        (Save("one", "numlo", "text 3", 7, "Cy"), False),
+        (Save("one", "numlo", "text 4", 9, "Cy"), True),
+    ]
+    for save, replace in saves:
+        assert await records.put_save(save, replace=replace) == sqlite.put_save(
+            save, replace=replace
+        )
+        await asyncio.sleep(0.002)
+    for name in ("one", "two", "three"):
+        assert await records.get_save(name) == sqlite.get_save(name)
+
+    def shown(listed: list[dict[str, object]]) -> list[tuple[object, ...]]:
+        return [(s["name"], s["game"], s["moves"], s["saved_by"]) for s in listed]
+
+    for game in (None, "numlo", "othello"):
+        assert shown(await records.list_saves(game)) == shown(sqlite.list_saves(game))
