@@ -26,7 +26,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
-from parlour.protocol import CloseCode, ErrorCode
+from parlour.protocol import ErrorCode
 from parlour.protocol import messages as m
 from parlour.protocol.wire import Message as Wire
 
@@ -61,6 +61,8 @@ ROOM_CHANGES: Final = (
 REQUEST_SECONDS: Final = 5.0
 """How long a request sent to another node may go unanswered before `unavailable`."""
 CLAIM_BATCH: Final = 20
+COMMIT_PATIENCE: Final = 2.0
+"""Seconds a change waits for Redis to come back before it is given up."""
 MAX_MOVES: Final = 5
 """Times a request follows its room to a new owner before it is answered `unavailable`."""
 RETRY_SECONDS: Final = 0.25
@@ -173,7 +175,7 @@ class ClusterNode(ParlourServer):
         """Join the cluster in Redis, listen to the node's channel, then serve."""
         try:
             self.node = await self.records.join_cluster()
-        except RedisError as error:
+        except (RedisError, OSError) as error:
             await self.redis.aclose()
             raise ConnectionError(f"cannot reach Redis: {error}") from None
         self.available = True
@@ -412,6 +414,10 @@ class ClusterNode(ParlourServer):
         self.owners[room] = node
         if node != self.node and room in self.fences:
             self._forget_rooms([room])
+        self._attach_members(room, node)
+
+    def _attach_members(self, room: str, node: int) -> None:
+        """Put this node's connections in `room` back into it, at its owner `node`."""
         for conn, token in list(self.members.in_room(room)):
             name = self.lobby.names.get(conn, "")
             attach = env.Attach(self.node, conn, name, room, token)
@@ -451,8 +457,25 @@ class ClusterNode(ParlourServer):
                 await self._write_pending()
             except RedisError:
                 self._lost_redis()
+                if self._commits and time.monotonic() - self._commits[0].since > COMMIT_PATIENCE:
+                    self._give_up_commits()
                 await asyncio.sleep(RETRY_SECONDS)
                 self._commit_wanted.set()
+
+    def _give_up_commits(self) -> None:
+        """Redis has been away too long for the changes waiting to be written: they are not
+        kept, so nobody is told of them. Their rooms are forgotten here, to be taken again
+        from Redis as they were last written, and each request waiting is answered
+        `unavailable`."""
+        commits, self._commits = self._commits, []
+        rooms = {room for commit in commits for room in commit.records}
+        log.warning("gave up writing %d room(s) while Redis is away", len(rooms))
+        self._forget_rooms(rooms)
+        for commit in commits:
+            lost = rooms & commit.records.keys()
+            self._deliver_all(
+                _without(commit.outbox, lost) if lost else commit.outbox, commit.done
+            )
 
     async def _write_pending(self) -> None:
         """Write every queued commit in one round trip; send their messages."""
@@ -647,20 +670,24 @@ class ClusterNode(ParlourServer):
         self._follow_up()
 
     async def _rejoin(self) -> None:
-        """This node's heartbeat ran out and the others may have taken its rooms: forget
-        them, close its connections (players come back through any node), and join the
-        cluster again as a new node."""
-        log.error("node %d was taken for lost; joining the cluster again", self.node)
+        """This node's heartbeat ran out (Redis was away, or this node paused or cut off),
+        and the others may have taken its rooms and dropped its connections from theirs:
+        forget its rooms, register again, and once every node has seen it live again, put
+        its connections back into their rooms wherever these are owned now."""
+        log.error("node %d was taken for lost: its rooms go to whoever takes them", self.node)
         self._forget_rooms(list(self.fences))
-        for websocket, _ in list(self.connections.values()):
-            self._spawn(websocket.close(CloseCode.GOING_AWAY, "the server rejoins its cluster"))
-        old = self.node
-        self.node = await self.records.join_cluster()
-        self.live = {self.node}
         self.owners.clear()
-        if self._pubsub is not None:
-            await self._pubsub.unsubscribe(self._channel(old))
-            await self._pubsub.subscribe(self._channel(self.node))
+        await self.records.join_cluster(self.node)
+        self.live = {self.node}
+        await asyncio.sleep(self.config.lease_seconds / 3)
+        rooms = {room for held in self.members.rooms.values() for room in held}
+        for room in sorted(rooms):
+            owner = await self.records.owner(room)
+            if owner is None:
+                await self._claim([room])
+            elif owner != self.node:
+                self.owners[room] = owner
+                self._attach_members(room, owner)
 
     def _lost_redis(self) -> None:
         if self.available:

@@ -78,9 +78,10 @@ class RedisRecords:
 
     # Nodes and leases.
 
-    async def join_cluster(self) -> int:
-        """A number for a new node, never given before, and the node registered as live."""
-        return int(await self._join(args=[self.prefix, self.lease_ms]))
+    async def join_cluster(self, node: int = 0) -> int:
+        """Register a node as live: a new one (a number never given before) or, after its
+        heartbeat ran out, the node again under its own number."""
+        return int(await self._join(args=[self.prefix, self.lease_ms, node]))
 
     async def heartbeat(self, node: int, held: Mapping[str, int]) -> Heartbeat | None:
         """Renew the node and the leases it holds; None if its heartbeat had run out."""

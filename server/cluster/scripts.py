@@ -130,14 +130,14 @@ if this node's own heartbeat ran out (the others may have taken its rooms), else
 time, the rooms whose leases were lost, the live nodes, and the rooms nobody holds."""
 
 JOIN_CLUSTER: Final = """
-local P, lease_ms = ARGV[1], tonumber(ARGV[2])
+local P, lease_ms, node = ARGV[1], tonumber(ARGV[2]), ARGV[3]
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-local node = redis.call('INCR', P .. 'node-seq')
+if node == '0' then node = redis.call('INCR', P .. 'node-seq') end
 redis.call('ZADD', P .. 'nodes', now + lease_ms, node)
-return node
+return tonumber(node)
 """
-"""ARGV: prefix, lease ms. A new node's number, registered as live."""
+"""ARGV: prefix, lease ms, node (0: a new one). The node's number, registered as live."""
 
 RELEASE_ROOMS: Final = """
 local P, node = ARGV[1], ARGV[2]

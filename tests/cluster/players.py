@@ -19,10 +19,6 @@ LOST = (ConnectionClosed, OSError, TimeoutError, InvalidHandshake)
 _closing: set[asyncio.Task[None]] = set()
 
 
-class Unanswered(Exception):
-    """The cluster said `unavailable`: the request may be sent again."""
-
-
 @dataclass
 class Person:
     """One person in one room, with the nodes they may connect through."""

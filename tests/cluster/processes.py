@@ -175,3 +175,22 @@ def metric(text: str, name: str) -> float:
     """A metric's value in Prometheus text; 0 if it is not there."""
     found = re.search(rf"^{re.escape(name)} (\S+)$", text, re.MULTILINE)
     return float(found.group(1)) if found else 0.0
+
+
+async def until_health(node: Node, status: str, timeout: float = 20.0) -> str:
+    """Wait until the node's /healthz answers with `status` (200 or 503); its text."""
+    url = f"http://127.0.0.1:{node.port}/healthz"
+
+    def ask() -> tuple[str, str]:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as reply:
+                return str(reply.status), reply.read().decode().strip()
+        except urllib.error.HTTPError as error:
+            return str(error.code), error.read().decode().strip()
+
+    async with asyncio.timeout(timeout):
+        while True:
+            code, text = await asyncio.to_thread(ask)
+            if code == status:
+                return text
+            await asyncio.sleep(0.1)

@@ -9,7 +9,7 @@ from parlour.protocol import messages as m
 from ..server.wsclient import Client
 from .conftest import StartNode
 from .players import Person, check_acknowledged, play, until_turn
-from .processes import Node, http_get, metric
+from .processes import Node, RedisProcess, http_get, metric, until_health
 
 LEASE = "2"
 
@@ -97,3 +97,34 @@ async def test_an_owner_paused_past_its_lease_cannot_write_when_it_wakes(
     assert final["state"]["over"]
     check_acknowledged(people, final)
     assert final["moves"][: played["version"]] == played["moves"]
+
+
+async def test_redis_lost_mid_game_refuses_changes_then_play_goes_on(
+    start: StartNode, redis_server: RedisProcess
+) -> None:
+    nodes = [await start("--lease", LEASE) for _ in range(2)]
+    host, ref = await hosted_game(nodes[0])
+    ann = await seat(nodes[0], "Ann", ref, "blue", nodes)
+    bob = await seat(nodes[1], "Bob", ref, "red", nodes)
+    assert isinstance(await host.request(m.Start(room=ref)), m.Ok)
+    people = [ann, bob]
+    await play(people, moves=3)
+    room = await until_turn(people, "blue")
+
+    await redis_server.kill()
+    move = m.Move(room=ref, version=room["version"], move=room["state"]["legal_moves"][0])
+    refused = await ann.client.request(move)
+    assert isinstance(refused, m.Error) and refused.code == "unavailable", refused
+    for node in nodes:
+        assert await until_health(node, "503") == "Redis cannot be reached"
+        assert metric(await http_get(node.port, "/metrics"), "parlour_redis_up") == 0
+    await asyncio.sleep(float(LEASE) + 1)  # past every lease: the nodes must take rooms anew
+
+    await redis_server.start()
+    for node in nodes:
+        assert await until_health(node, "200") == "ok"
+    final = await play(people)
+    assert final["state"]["over"]
+    check_acknowledged(people, final)
+    assert final["moves"][: room["version"]] == room["moves"]
+    assert (ann.rejoined, bob.rejoined) == (0, 0), "nobody's connection was closed"
