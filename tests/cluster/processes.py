@@ -187,6 +187,8 @@ async def until_health(node: Node, status: str, timeout: float = 20.0) -> str:
                 return str(reply.status), reply.read().decode().strip()
         except urllib.error.HTTPError as error:
             return str(error.code), error.read().decode().strip()
+        except OSError as error:
+            return "none", str(error)
 
     async with asyncio.timeout(timeout):
         while True:
