@@ -359,12 +359,15 @@ class CpuShares:
 
 
 class CpuMeter:
-    """CPU use of the server, its workers, this process and the machine since it was made."""
+    """CPU use of the server, its workers, this process and the machine since it was made;
+    the server's share counts the processes in `also` too (a cluster's other nodes and its
+    Redis)."""
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, also: Sequence[int] = ()) -> None:
         self.pid = pid
+        self.pids = (pid, *also)
         self.wall = time.perf_counter()
-        self.server = cpu_seconds(pid)
+        self.server = sum(map(cpu_seconds, self.pids))
         self.workers = children_cpu_seconds(pid)
         self.own = own_cpu_seconds()
         self.machine = machine_busy_seconds()
@@ -372,7 +375,7 @@ class CpuMeter:
     def shares(self) -> CpuShares:
         wall = time.perf_counter() - self.wall
         return CpuShares(
-            server=(cpu_seconds(self.pid) - self.server) / wall,
+            server=(sum(map(cpu_seconds, self.pids)) - self.server) / wall,
             workers=(children_cpu_seconds(self.pid) - self.workers) / wall,
             own=(own_cpu_seconds() - self.own) / wall,
             machine=(machine_busy_seconds() - self.machine) / wall,
@@ -594,6 +597,12 @@ class Job:
     moves: int
     think: float
     compression: Compression
+    spread: tuple[str, ...] = ()
+    """Servers to spread each room's clients over in place of `uri`: room n's seat s
+    connects to the ((n + s) mod count)th, so every room has clients on two of them."""
+
+    def uri_for(self, room: int, seat: int) -> str:
+        return self.spread[(room + seat) % len(self.spread)] if self.spread else self.uri
 
 
 async def play_part(job: Job, ready: Hook = nothing, played: Hook = nothing) -> PartResult:
@@ -609,8 +618,10 @@ async def play_part(job: Job, ready: Hook = nothing, played: Hook = nothing) -> 
 
     async def open_room(index: int) -> tuple[RoomPlay, list[Peer]]:
         peers = [
-            await Peer.open(job.uri, codec, f"p{index}-{seat}", job.compression, gate)
-            for seat in SEATS
+            await Peer.open(
+                job.uri_for(index, n), codec, f"p{index}-{seat}", job.compression, gate
+            )
+            for n, seat in enumerate(SEATS)
         ]
         host = peers[0]
         create = {"type": "create_room", "game": GAME, "seat": SEATS[0], "board": index + 1}
@@ -674,14 +685,17 @@ class PlayResult:
         return len(self.round_trips) / self.seconds
 
 
-async def play(server: ServerProcess, job: Job, processes: int) -> PlayResult:
-    """The job's rooms of three clients, all playing at once, from `processes` processes."""
+async def play(
+    server: ServerProcess, job: Job, processes: int, also: Sequence[int] = ()
+) -> PlayResult:
+    """The job's rooms of three clients, all playing at once, from `processes` processes;
+    the server's CPU share counts the processes in `also` too."""
     meter: CpuMeter | None = None
     shares = CpuShares(0.0, 0.0, 0.0, 0.0)
 
     async def ready() -> None:
         nonlocal meter
-        meter = CpuMeter(server.pid)
+        meter = CpuMeter(server.pid, also)
 
     async def played() -> None:
         nonlocal shares

@@ -1,9 +1,10 @@
-"""Which rooms each of a node's connections is in, and what it holds there.
+"""Which rooms each of a node's connections is in, what it holds there, and at which node.
 
 A room's owner keeps who sits where only in memory. When the room moves to another node
 (its owner lost, or stopped), the new owner restores the room with everyone away; the
 nodes that hold the players' connections put them back in with the tokens noted here,
-so a player whose own connection never dropped does not notice the move.
+before anything else they send there, so a player whose own connection never dropped does
+not notice the move.
 """
 
 from collections.abc import Iterator
@@ -20,21 +21,34 @@ NOTED = frozenset((JOINED, WATCHING, SEAT_CHANGED))
 
 
 @dataclass
-class Memberships:
-    """Each local connection's rooms, each with its token (None for a spectator), and the
-    nodes its requests went to, which are told when it closes."""
+class Held:
+    """What a connection holds in a room, and the node that has it there."""
 
-    rooms: dict[ConnId, dict[str, str | None]] = field(default_factory=dict)
+    token: str | None
+    """Its seat's (or hosting's) token; None for a spectator."""
+    at: int | None
+
+
+@dataclass
+class Memberships:
+    """Each local connection's rooms, and the nodes its requests went to, which are told
+    when it closes."""
+
+    rooms: dict[ConnId, dict[str, Held]] = field(default_factory=dict)
     asked: dict[ConnId, set[int]] = field(default_factory=dict)
 
-    def note(self, conn: ConnId, kind: str, wire: dict[str, Any]) -> None:
-        """Learn from a message sent to `conn` (its type and wire map)."""
+    def note(self, conn: ConnId, kind: str, wire: dict[str, Any], at: int | None) -> None:
+        """Learn from a message sent to `conn` (its type and wire map) by the node `at`."""
+        held = self.rooms.setdefault(conn, {})
         if kind == JOINED:
-            self.rooms.setdefault(conn, {})[str(wire["room"]["room"])] = str(wire["token"])
+            held[str(wire["room"]["room"])] = Held(str(wire["token"]), at)
         elif kind == WATCHING:
-            self.rooms.setdefault(conn, {}).setdefault(str(wire["room"]["room"]), None)
-        elif kind == SEAT_CHANGED and conn in self.rooms:
-            self.rooms[conn][str(wire["room"])] = None
+            held.setdefault(str(wire["room"]["room"]), Held(None, at))
+        elif kind == SEAT_CHANGED and str(wire["room"]) in held:
+            held[str(wire["room"])].token = None
+
+    def held(self, conn: ConnId, room: str) -> Held | None:
+        return self.rooms.get(conn, {}).get(room)
 
     def asked_node(self, conn: ConnId, node: int) -> None:
         self.asked.setdefault(conn, set()).add(node)
@@ -42,8 +56,8 @@ class Memberships:
     def left(self, conn: ConnId, room: str) -> None:
         self.rooms.get(conn, {}).pop(room, None)
 
-    def in_room(self, room: str) -> Iterator[tuple[ConnId, str | None]]:
-        """Every connection in `room`, with its token."""
+    def in_room(self, room: str) -> Iterator[tuple[ConnId, Held]]:
+        """Every connection in `room`, with what it holds."""
         for conn, rooms in self.rooms.items():
             if room in rooms:
                 yield conn, rooms[room]

@@ -18,30 +18,29 @@ import logging
 import random
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Final
 
 from prometheus_client import Counter, Gauge
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
-from parlour.protocol import ErrorCode
 from parlour.protocol import messages as m
 from parlour.protocol.wire import Message as Wire
 
-from ..answers import Outbox, refuse
+from ..answers import Outbox
 from ..app import ParlourServer, ServerConfig
 from ..records import RecordError, restore_room, room_record
 from ..room import ConnId, Room, Status
+from ..scores import Result
 from . import envelopes as env
-from .members import NOTED, Memberships
-from .records import FENCED_OUT, NEW_ROOM, RedisRecords, RoomWrite
+from .members import NOTED, Held, Memberships
+from .outbound import NODE_BITS, RETRY_SECONDS, Change, Outbound, node_of, unavailable
+from .records import NEW_ROOM, RedisRecords, RoomWrite
 
 log = logging.getLogger("parlour.cluster")
 
-NODE_BITS: Final = 32
-"""A connection's id is its node's number above this many bits of the node's own count."""
 ROOM_CHANGES: Final = (
     m.CreateRoom,
     m.Join,
@@ -61,19 +60,8 @@ ROOM_CHANGES: Final = (
 REQUEST_SECONDS: Final = 5.0
 """How long a request sent to another node may go unanswered before `unavailable`."""
 CLAIM_BATCH: Final = 20
-COMMIT_PATIENCE: Final = 2.0
-"""Seconds a change waits for Redis to come back before it is given up."""
 MAX_MOVES: Final = 5
 """Times a request follows its room to a new owner before it is answered `unavailable`."""
-RETRY_SECONDS: Final = 0.25
-
-
-def node_of(conn: ConnId) -> int:
-    return conn >> NODE_BITS
-
-
-def unavailable(request: str | int | None, why: str) -> m.Error:
-    return m.Error.from_exception(refuse(ErrorCode.UNAVAILABLE, why), request)
 
 
 @dataclass
@@ -87,22 +75,6 @@ class Forwarded:
     moves: int = 0
     """How many times the request was sent on because its room had moved."""
     abandoned: bool = False
-
-
-@dataclass
-class Commit:
-    """The records to write for one change, then the messages it sends."""
-
-    records: dict[str, tuple[str | None, str | None, str | None]]
-    """Each changed room's record, lobby summary and code (a None record: closed)."""
-    fences: dict[str, int]
-    """The fencing number each room was changed under (NEW_ROOM: made here, not yet
-    written)."""
-    results: dict[str, list[Any]]
-    outbox: Outbox
-    done: tuple[int, int] | None = None
-    """The edge and number of the forwarded request this answers in full."""
-    since: float = field(default_factory=time.monotonic)
 
 
 class ClusterMetrics:
@@ -163,10 +135,8 @@ class ClusterNode(ParlourServer):
         self._conn_counter = itertools.count(1)
         self._seqs = itertools.count(1)
         self._forwarded: dict[int, Forwarded] = {}
-        self._commits: list[Commit] = []
-        self._commit_wanted = asyncio.Event()
-        self._outgoing: list[tuple[str, env.Envelope]] = []
-        self._send_wanted = asyncio.Event()
+        self.outbound = Outbound(self.records, self)
+        self.outbound.write_seconds = self.cluster_metrics.write_seconds.set
         self._pubsub: PubSub | None = None
 
     # Starting and stopping.
@@ -182,11 +152,10 @@ class ClusterNode(ParlourServer):
         self.cluster_metrics.redis_up.set(1)
         self.live = {self.node}
         self._pubsub = self.redis.pubsub()
-        await self._pubsub.subscribe(self._channel(self.node), self._cluster_channel())
+        await self._pubsub.subscribe(self.channel(self.node), self._cluster_channel())
         await self._start_serving()
         self._spawn(self._listen_forever())
-        self._spawn(self._commit_forever())
-        self._spawn(self._publish_forever())
+        self._spawn(self.outbound.run())
         self._spawn(self._heartbeat_forever())
         log.info("node %d joined the cluster at %s", self.node, self.config.redis_url)
 
@@ -194,7 +163,7 @@ class ClusterNode(ParlourServer):
         """Close as a single server does, then give the rooms up for the others to take."""
         await super().wait_closed()
         with contextlib.suppress(RedisError):
-            await self._write_pending()
+            await self.outbound.flush()
             await self.records.release(self.node, self.fences)
         if self._pubsub is not None:
             with contextlib.suppress(RedisError):
@@ -206,9 +175,6 @@ class ClusterNode(ParlourServer):
         if problem is None and not self.available:
             return "Redis cannot be reached"
         return problem
-
-    def _channel(self, node: int) -> str:
-        return f"{self.records.prefix}node:{node}"
 
     def _cluster_channel(self) -> str:
         return f"{self.records.prefix}cluster"
@@ -234,10 +200,10 @@ class ClusterNode(ParlourServer):
         if isinstance(message, m.Leave):
             self.members.left(conn, room)
         owner = self.owners.get(room)
-        if owner == self.node and room in self.fences:
-            super()._handle(conn, message)
-        elif owner is not None and owner in self.live:
-            self._forward(conn, message, room, owner)
+        if (owner == self.node and room in self.fences) or (
+            owner is not None and owner != self.node and owner in self.live
+        ):
+            self._hand_to(conn, message, room, owner)
         else:
             self._spawn(self._find_owner(conn, message, ref))
 
@@ -270,19 +236,31 @@ class ClusterNode(ParlourServer):
                     await self._claim([room])
                     owner = self.owners.get(room)
             except RedisError:
-                self._lost_redis()
+                self.lost_redis()
                 break
-            if owner == self.node and room in self.fences:
-                super()._handle(conn, message)
-                return
-            if owner is not None and owner != self.node and owner in self.live:
+            if (owner == self.node and room in self.fences) or (
+                owner is not None and owner != self.node and owner in self.live
+            ):
                 self.owners[room] = owner
-                self._forward(conn, message, room, owner, moves)
+                self._hand_to(conn, message, room, owner, moves)
                 return
             if time.monotonic() > deadline or moves > MAX_MOVES:
                 break
             await asyncio.sleep(RETRY_SECONDS)
         self._deliver([(conn, unavailable(message.id, "the room's server is not answering"))])
+
+    def _hand_to(
+        self, conn: ConnId, message: m.ClientMessage, room: str, owner: int, moves: int = 0
+    ) -> None:
+        """Hand a request to the room's owner, this node or another; if the room has moved
+        since the connection was last put in it, put it back in there first."""
+        held = self.members.held(conn, room)
+        if held is not None and held.at != owner:
+            self._attach_one(conn, room, held, owner)
+        if owner == self.node:
+            super()._handle(conn, message)
+        else:
+            self._forward(conn, message, room, owner, moves)
 
     def _forward(
         self, conn: ConnId, message: m.ClientMessage, room: str, owner: int, moves: int = 0
@@ -293,14 +271,14 @@ class ClusterNode(ParlourServer):
         self.members.asked_node(conn, owner)
         name = self.lobby.names.get(conn, "")
         request = env.Request(self.node, seq, conn, name, message.to_wire())
-        self._publish(self._channel(owner), request)
+        self._publish(self.channel(owner), request)
         self.cluster_metrics.forwarded.inc()
 
     def _disconnected(self, conn: ConnId) -> None:
         super()._disconnected(conn)
         for node in self.members.forget(conn):
             if node != self.node:
-                self._publish(self._channel(node), env.Gone((conn,)))
+                self._publish(self.channel(node), env.Gone((conn,)))
 
     # Envelopes from other nodes.
 
@@ -312,7 +290,7 @@ class ClusterNode(ParlourServer):
             try:
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except RedisError:
-                self._lost_redis()
+                self.lost_redis()
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
             if message is None or message.get("type") != "message":
@@ -358,7 +336,7 @@ class ClusterNode(ParlourServer):
         message = m.read_client_message(request.wire)
         ref = getattr(message, "room", "")
         if self._owned(ref) is None:
-            self._publish(self._channel(request.edge), env.Moved(request.seq))
+            self._publish(self.channel(request.edge), env.Moved(request.seq))
             return
         self.lobby.names[request.conn] = request.name
         if not self.available and isinstance(message, ROOM_CHANGES):
@@ -418,133 +396,75 @@ class ClusterNode(ParlourServer):
 
     def _attach_members(self, room: str, node: int) -> None:
         """Put this node's connections in `room` back into it, at its owner `node`."""
-        for conn, token in list(self.members.in_room(room)):
-            name = self.lobby.names.get(conn, "")
-            attach = env.Attach(self.node, conn, name, room, token)
-            if node == self.node:
-                self._attach(attach)
-            else:
-                self.members.asked_node(conn, node)
-                self._publish(self._channel(node), attach)
+        for conn, held in list(self.members.in_room(room)):
+            if held.at != node:
+                self._attach_one(conn, room, held, node)
+
+    def _attach_one(self, conn: ConnId, room: str, held: Held, node: int) -> None:
+        held.at = node
+        name = self.lobby.names.get(conn, "")
+        attach = env.Attach(self.node, conn, name, room, held.token)
+        if node == self.node:
+            self._attach(attach)
+        else:
+            self.members.asked_node(conn, node)
+            self._publish(self.channel(node), attach)
 
     # Sending: records first, then messages.
 
     def _send(self, outbox: Outbox, done: tuple[int, int] | None = None) -> None:
-        """Queue the records the lobby changed and the messages that tell of them; they go
-        out once Redis holds the records, in the order they were made."""
+        """Send the lobby's messages once Redis holds the records they tell of, in the
+        order they were made."""
         unsaved = self.lobby.take_unsaved()
-        records: dict[str, tuple[str | None, str | None, str | None]] = {
-            room.id: _room_record(room) for room in unsaved.rooms
-        }
-        for room_id in unsaved.closed:
-            records[room_id] = (None, None, None)
-        results: dict[str, list[Any]] = {}
+        results: dict[str, list[Result]] = {}
         for result in unsaved.results:
             results.setdefault(result.room, []).append(result)
-        if not records and not self._commits:
-            self._deliver_all(outbox, done)
-            return
-        fences = {room: self.fences.get(room, NEW_ROOM) for room in records}
-        self._commits.append(Commit(records, fences, results, outbox, done))
-        self._commit_wanted.set()
-
-    async def _commit_forever(self) -> None:
-        """Write queued records in batches, then send what each change says."""
-        while True:
-            await self._commit_wanted.wait()
-            self._commit_wanted.clear()
-            try:
-                await self._write_pending()
-            except RedisError:
-                self._lost_redis()
-                if self._commits and time.monotonic() - self._commits[0].since > COMMIT_PATIENCE:
-                    self._give_up_commits()
-                await asyncio.sleep(RETRY_SECONDS)
-                self._commit_wanted.set()
-
-    def _give_up_commits(self) -> None:
-        """Redis has been away too long for the changes waiting to be written: they are not
-        kept, so nobody is told of them. Their rooms are forgotten here, to be taken again
-        from Redis as they were last written, and each request waiting is answered
-        `unavailable`."""
-        commits, self._commits = self._commits, []
-        rooms = {room for commit in commits for room in commit.records}
-        log.warning("gave up writing %d room(s) while Redis is away", len(rooms))
-        self._forget_rooms(rooms)
-        for commit in commits:
-            lost = rooms & commit.records.keys()
-            self._deliver_all(
-                _without(commit.outbox, lost) if lost else commit.outbox, commit.done
+        writes = [
+            RoomWrite(
+                room.id,
+                self.fences.get(room.id, NEW_ROOM),
+                *_room_record(room),
+                results=tuple(results.get(room.id, ())),
             )
+            for room in unsaved.rooms
+        ]
+        writes += [
+            RoomWrite(room, self.fences.get(room, NEW_ROOM), None) for room in unsaved.closed
+        ]
+        self.outbound.change(Change(writes, outbox, done))
 
-    async def _write_pending(self) -> None:
-        """Write every queued commit in one round trip; send their messages."""
-        if not self._commits:
-            return
-        commits = list(self._commits)
-        writes: dict[str, RoomWrite] = {}
-        for commit in commits:
-            for room_id, (record, summary, code) in commit.records.items():
-                held = writes.get(room_id)
-                results = (*held.results, *commit.results.get(room_id, ())) if held else ()
-                if not held:
-                    results = tuple(commit.results.get(room_id, ()))
-                fence = commit.fences[room_id] or self.fences.get(room_id, NEW_ROOM)
-                writes[room_id] = RoomWrite(room_id, fence, record, summary, code, results)
-        started = time.monotonic()
-        answers = await self.records.write(self.node, writes.values()) if writes else {}
-        self.cluster_metrics.write_seconds.set(time.monotonic() - started)
-        del self._commits[: len(commits)]
-        self._redis_back()
-        refused = set()
-        for room_id, fence in answers.items():
-            written = writes[room_id]
-            if fence > 0 and written.record is not None:
-                self.fences[room_id] = fence
-                self.owners[room_id] = self.node
-                if written.code is not None:
-                    self.refs[written.code] = room_id
-            elif fence > 0:
-                self.fences.pop(room_id, None)
-                self.owners.pop(room_id, None)
-            else:
-                refused.add(room_id)
-                if fence == FENCED_OUT:
-                    self.cluster_metrics.fenced_out.inc()
-                log.warning("room %s: Redis refused this node's write (%d)", room_id, fence)
-        self._forget_rooms(refused)
-        for commit in commits:
-            lost = refused & commit.records.keys()
-            self._deliver_all(
-                _without(commit.outbox, lost) if lost else commit.outbox, commit.done
-            )
+    def channel(self, node: int) -> str:
+        return f"{self.records.prefix}node:{node}"
+
+    def deliver_here(self, outbox: Outbox) -> None:
+        self._deliver(outbox)
+
+    def kept(self, write: RoomWrite, fence: int) -> None:
+        """Redis holds the room's write: the room is this node's under `fence`."""
+        if write.record is None:
+            self.fences.pop(write.room, None)
+            self.owners.pop(write.room, None)
+        else:
+            self.fences[write.room] = fence
+            self.owners[write.room] = self.node
+            if write.code is not None:
+                self.refs[write.code] = write.room
         self.cluster_metrics.rooms_owned.set(len(self.fences))
 
-    def _deliver_all(self, outbox: Outbox, done: tuple[int, int] | None = None) -> None:
-        """Send to this node's connections at once and to other nodes' through Redis."""
-        local: Outbox = []
-        remote: dict[int, list[tuple[ConnId, Wire]]] = {}
-        wires: dict[int, Wire] = {}
-        for conn, message in outbox:
-            node = node_of(conn)
-            if node == self.node:
-                local.append((conn, message))
-                continue
-            wire = wires.get(id(message))
-            if wire is None:
-                wire = wires[id(message)] = message.to_wire()
-            remote.setdefault(node, []).append((conn, wire))
-        if done is not None:
-            remote.setdefault(done[0], [])
-        for node, messages in remote.items():
-            seq = done[1] if done is not None and done[0] == node else None
-            self._publish(self._channel(node), env.Deliver(tuple(messages), seq))
-        self._deliver(local)
+    def not_kept(self, rooms: set[str], fenced_out: int = 0) -> None:
+        """Redis refused (`fenced_out` of them for a lease this node lost), or never got,
+        these rooms' writes: forget them here."""
+        self.cluster_metrics.fenced_out.inc(fenced_out)
+        self._forget_rooms(rooms)
+
+    def unheard(self, seq: int) -> None:
+        """A request reached no node: its room's owner is gone."""
+        self._moved(seq)
 
     def _deliver(self, outbox: Outbox) -> None:
         for conn, message in outbox:
             if message.TYPE in NOTED and conn in self.connections:
-                self.members.note(conn, message.TYPE, message.to_wire())
+                self.members.note(conn, message.TYPE, message.to_wire(), self.node)
         super()._deliver(outbox)
 
     def _deliver_wire(self, conn: ConnId, wire: Wire) -> None:
@@ -554,36 +474,16 @@ class ClusterNode(ParlourServer):
             return
         kind = str(wire.get("type"))
         if kind in NOTED:
-            self.members.note(conn, kind, wire)
+            about = wire.get("room")
+            room = about.get("room") if isinstance(about, dict) else about
+            self.members.note(conn, kind, wire, self.owners.get(str(room)))
         websocket, session = entry
         if kind == m.Error.TYPE:
             self.metrics.errors.labels(str(wire.get("code"))).inc()
         self._send_frame(conn, websocket, session.codec.encode(wire))
 
     def _publish(self, channel: str, envelope: env.Envelope) -> None:
-        self._outgoing.append((channel, envelope))
-        self._send_wanted.set()
-
-    async def _publish_forever(self) -> None:
-        """Publish queued envelopes in order, in one round trip a batch."""
-        while True:
-            await self._send_wanted.wait()
-            self._send_wanted.clear()
-            batch, self._outgoing = self._outgoing, []
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, envelope in batch:
-                        pipe.publish(channel, env.pack(envelope))
-                    heard = await pipe.execute()
-            except RedisError:
-                self._lost_redis()
-                self._outgoing[:0] = batch
-                await asyncio.sleep(RETRY_SECONDS)
-                self._send_wanted.set()
-                continue
-            for (_, envelope), listeners in zip(batch, heard, strict=True):
-                if isinstance(envelope, env.Request) and not listeners:
-                    self._moved(envelope.seq)
+        self.outbound.publish(channel, envelope)
 
     # Rooms that change hands.
 
@@ -630,14 +530,14 @@ class ClusterNode(ParlourServer):
                 await self._heartbeat()
             except RedisError as error:
                 log.warning("heartbeat failed: %s", error)
-                self._lost_redis()
+                self.lost_redis()
 
     async def _heartbeat(self) -> None:
         beat = await self.records.heartbeat(self.node, self.fences)
         if beat is None:
             await self._rejoin()
             return
-        self._redis_back()
+        self.redis_back()
         self._forget_rooms(beat.lost)
         gone = self.live - beat.live
         self.live = beat.live
@@ -680,7 +580,11 @@ class ClusterNode(ParlourServer):
         await self.records.join_cluster(self.node)
         self.live = {self.node}
         await asyncio.sleep(self.config.lease_seconds / 3)
-        rooms = {room for held in self.members.rooms.values() for room in held}
+        rooms = set()
+        for held_rooms in self.members.rooms.values():
+            for room, held in held_rooms.items():
+                held.at = None  # its owner may have dropped it: put it back in any case
+                rooms.add(room)
         for room in sorted(rooms):
             owner = await self.records.owner(room)
             if owner is None:
@@ -689,13 +593,13 @@ class ClusterNode(ParlourServer):
                 self.owners[room] = owner
                 self._attach_members(room, owner)
 
-    def _lost_redis(self) -> None:
+    def lost_redis(self) -> None:
         if self.available:
             log.warning("node %d cannot reach Redis: refusing room changes", self.node)
         self.available = False
         self.cluster_metrics.redis_up.set(0)
 
-    def _redis_back(self) -> None:
+    def redis_back(self) -> None:
         if not self.available:
             log.info("node %d reaches Redis again", self.node)
             self.available = True
@@ -730,20 +634,3 @@ def _room_record(room: Room) -> tuple[str, str | None, str | None]:
     listed = room.public and room.status is not Status.FINISHED
     summary = json.dumps(room.summary(), separators=(",", ":")) if listed else None
     return record, summary, room.code
-
-
-def _without(outbox: Outbox, rooms: set[str]) -> Outbox:
-    """A change's messages when Redis refused to keep its change to `rooms`: the answer to
-    the request becomes `unavailable`, and nothing tells of those rooms."""
-    kept: Outbox = []
-    for conn, message in outbox:
-        if message.id is not None:
-            why = "the room moved to another server; try again"
-            kept.append((conn, unavailable(message.id, why)))
-            continue
-        about = getattr(message, "room", None)
-        if isinstance(about, dict):
-            about = about.get("room")
-        if about not in rooms:
-            kept.append((conn, message))
-    return kept

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
 
 from ..scores import Result, initials
 from ..store import MAX_LISTED, Save, tally
@@ -66,7 +67,7 @@ class RedisRecords:
         self.redis = redis
         self.lease_ms = lease_ms
         self.prefix = prefix
-        self._write = redis.register_script(scripts.WRITE_ROOM)
+        self._write = redis.register_script(scripts.WRITE_ROOMS)
         self._claim = redis.register_script(scripts.CLAIM_ROOMS)
         self._heartbeat = redis.register_script(scripts.HEARTBEAT)
         self._join = redis.register_script(scripts.JOIN_CLUSTER)
@@ -129,25 +130,41 @@ class RedisRecords:
 
     # Rooms.
 
-    async def write(self, node: int, writes: Iterable[RoomWrite]) -> dict[str, int]:
-        """Each room written if the node holds it: its fence, else ID_TAKEN or FENCED_OUT."""
+    async def write(
+        self, node: int, writes: Iterable[RoomWrite], publish: Iterable[tuple[str, bytes]] = ()
+    ) -> dict[str, int]:
+        """Each room written if the node holds it: its fence, else ID_TAKEN or FENCED_OUT;
+        the messages in `publish` go out if every room was written."""
         batch = list(writes)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for entry in batch:
-                args: list[str | int] = [
-                    self.prefix,
-                    node,
-                    entry.room,
-                    entry.fence,
-                    self.lease_ms,
-                    entry.record or "",
-                    entry.summary or "",
-                    entry.code or "",
-                    _score_counts(entry.results),
-                ]
-                await self._write(args=args, client=pipe)
-            answers = await pipe.execute()
-        return {entry.room: int(answer) for entry, answer in zip(batch, answers, strict=True)}
+        answers = await self.queue_write(self.redis, node, batch, publish)
+        return self.answers(batch, answers)
+
+    async def queue_write(
+        self,
+        client: Redis | Pipeline,
+        node: int,
+        writes: list[RoomWrite],
+        publish: Iterable[tuple[str, bytes]] = (),
+    ) -> Any:
+        """`write` on `client`, which may be a pipeline (then the answer comes with the
+        pipeline's, for `answers` to read)."""
+        args: list[str | int | bytes] = [self.prefix, node, self.lease_ms, len(writes)]
+        for entry in writes:
+            args += [
+                entry.room,
+                entry.fence,
+                entry.record or "",
+                entry.summary or "",
+                entry.code or "",
+                _score_counts(entry.results),
+            ]
+        for channel, message in publish:
+            args += [channel, message]
+        return await self._write(args=args, client=client)
+
+    @staticmethod
+    def answers(writes: list[RoomWrite], found: list[Any]) -> dict[str, int]:
+        return {entry.room: int(answer) for entry, answer in zip(writes, found, strict=True)}
 
     async def public_rooms(self) -> list[dict[str, Any]]:
         """The lobby's line for every public room of the cluster that has not finished."""

@@ -16,21 +16,10 @@ node that lost a room (paused, cut off, slow) can never write to it again.
 
 from typing import Final
 
-WRITE_ROOM: Final = """
-local P, node, room = ARGV[1], ARGV[2], ARGV[3]
-local fence, lease_ms = tonumber(ARGV[4]), tonumber(ARGV[5])
-local record, summary, code, results = ARGV[6], ARGV[7], ARGV[8], ARGV[9]
-local own = P .. 'room:' .. room .. ':own'
-local lease = P .. 'room:' .. room .. ':lease'
-if fence == 0 then
-  if redis.call('EXISTS', own) == 1 then return 0 end
-  fence = 1
-  redis.call('HSET', own, 'fence', fence, 'node', node)
-  redis.call('SET', lease, node .. ':' .. fence, 'PX', lease_ms)
-elseif redis.call('GET', lease) ~= node .. ':' .. fence then
-  return -1
-end
-if results ~= '' then
+WRITE_ROOMS: Final = """
+local P, node, lease_ms, count = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+
+local function count_results(results)
   for _, result in ipairs(cjson.decode(results)) do
     for _, key in ipairs(result.keys) do
       local card = P .. 'score:' .. key
@@ -46,31 +35,63 @@ if results ~= '' then
     end
   end
 end
-if record == '' then
-  local held = redis.call('GET', P .. 'room:' .. room)
-  if held then
-    local closed = cjson.decode(held).code
-    if closed ~= cjson.null then redis.call('HDEL', P .. 'codes', closed) end
+
+local function write(room, fence, record, summary, code, results)
+  local own = P .. 'room:' .. room .. ':own'
+  local lease = P .. 'room:' .. room .. ':lease'
+  if fence == 0 then
+    if redis.call('EXISTS', own) == 1 then return 0 end
+    fence = 1
+    redis.call('HSET', own, 'fence', fence, 'node', node)
+    redis.call('SET', lease, node .. ':' .. fence, 'PX', lease_ms)
+  elseif redis.call('GET', lease) ~= node .. ':' .. fence then
+    return -1
   end
-  redis.call('DEL', P .. 'room:' .. room, own, lease)
-  redis.call('SREM', P .. 'rooms', room)
-  redis.call('HDEL', P .. 'lobby', room)
+  if results ~= '' then count_results(results) end
+  if record == '' then
+    local held = redis.call('GET', P .. 'room:' .. room)
+    if held then
+      local closed = cjson.decode(held).code
+      if closed ~= cjson.null then redis.call('HDEL', P .. 'codes', closed) end
+    end
+    redis.call('DEL', P .. 'room:' .. room, own, lease)
+    redis.call('SREM', P .. 'rooms', room)
+    redis.call('HDEL', P .. 'lobby', room)
+    return fence
+  end
+  redis.call('SET', P .. 'room:' .. room, record)
+  redis.call('SADD', P .. 'rooms', room)
+  if summary == '' then
+    redis.call('HDEL', P .. 'lobby', room)
+  else
+    redis.call('HSET', P .. 'lobby', room, summary)
+  end
+  if code ~= '' then redis.call('HSET', P .. 'codes', code, room) end
   return fence
 end
-redis.call('SET', P .. 'room:' .. room, record)
-redis.call('SADD', P .. 'rooms', room)
-if summary == '' then
-  redis.call('HDEL', P .. 'lobby', room)
-else
-  redis.call('HSET', P .. 'lobby', room, summary)
+
+local answers, kept = {}, true
+for i = 0, count - 1 do
+  local at = 5 + i * 6
+  local answer = write(ARGV[at], tonumber(ARGV[at + 1]), ARGV[at + 2], ARGV[at + 3],
+                       ARGV[at + 4], ARGV[at + 5])
+  answers[i + 1] = answer
+  if answer <= 0 then kept = false end
 end
-if code ~= '' then redis.call('HSET', P .. 'codes', code, room) end
-return fence
+if kept then
+  for at = 5 + count * 6, #ARGV, 2 do
+    redis.call('PUBLISH', ARGV[at], ARGV[at + 1])
+  end
+end
+return answers
 """
-"""ARGV: prefix, node, room, fence (0: a new room), lease ms, record (empty: the room
-closed), its lobby summary (empty: not listed), its code (empty: public), and finished
-games' score-card counts as JSON (empty: none). Returns the fence written under; 0 if a
-new room's id is taken; -1 if the node does not hold the room's lease with that fence."""
+"""ARGV: prefix, node, lease ms, the count of rooms; then for each room its id, fence (0:
+a new room), record (empty: the room closed), lobby summary (empty: not listed), code
+(empty: public) and finished games' score-card counts as JSON (empty: none); then channels
+and messages to publish. Each room is written if the node holds it under that fence; the
+messages are published only if every room was, so nobody hears of a change Redis did not
+keep (and, with every write synced, they go out after it is on disk). Returns each room's
+fence; 0 where a new room's id is taken; -1 where the node does not hold the lease."""
 
 CLAIM_ROOMS: Final = """
 local P, node, lease_ms = ARGV[1], ARGV[2], tonumber(ARGV[3])

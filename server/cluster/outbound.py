@@ -1,0 +1,244 @@
+"""What a node sends through Redis, in the order it made it, records before the messages
+that tell of them.
+
+A change (a move, a seat taken, a room closed) is one script call that writes its rooms
+under the node's fencing numbers and, only if Redis kept every one, publishes its messages
+to the other nodes; with every write synced, they go out after the change is on disk. The
+node's own connections are told once the call has answered. Everything queued goes to
+Redis in one round trip, so a busy node writes many changes per sync.
+"""
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final, Protocol
+
+from redis.exceptions import RedisError
+
+from parlour.protocol import ErrorCode
+from parlour.protocol import messages as m
+from parlour.protocol.wire import Message as Wire
+
+from ..answers import Outbox, refuse
+from ..room import ConnId
+from . import envelopes as env
+from .records import FENCED_OUT, NEW_ROOM, RedisRecords, RoomWrite
+
+log = logging.getLogger("parlour.cluster")
+
+NODE_BITS: Final = 32
+"""A connection's id is its node's number above this many bits of the node's own count."""
+RETRY_SECONDS: Final = 0.25
+PATIENCE: Final = 2.0
+"""Seconds a change waits for Redis to come back before it is given up."""
+
+Plain = tuple[str, env.Envelope]
+"""An envelope for a channel, sent as it is."""
+
+
+def node_of(conn: ConnId) -> int:
+    return conn >> NODE_BITS
+
+
+def unavailable(request: str | int | None, why: str) -> m.Error:
+    return m.Error.from_exception(refuse(ErrorCode.UNAVAILABLE, why), request)
+
+
+@dataclass
+class Change:
+    """Rooms to write, each under the fence it was changed under, then the messages that
+    tell of them; `done` names the forwarded request this answers in full."""
+
+    writes: list[RoomWrite]
+    outbox: Outbox
+    done: tuple[int, int] | None = None
+    since: float = field(default_factory=time.monotonic)
+
+
+class Sender(Protocol):
+    """The node an `Outbound` sends for."""
+
+    node: int
+    fences: dict[str, int]
+
+    def channel(self, node: int) -> str: ...
+    def deliver_here(self, outbox: Outbox) -> None: ...
+    def kept(self, write: RoomWrite, fence: int) -> None: ...
+    def not_kept(self, rooms: set[str], fenced_out: int = 0) -> None: ...
+    def unheard(self, seq: int) -> None: ...
+    def lost_redis(self) -> None: ...
+    def redis_back(self) -> None: ...
+
+
+class Outbound:
+    """A node's queue of changes and envelopes for Redis, sent in order."""
+
+    def __init__(self, records: RedisRecords, sender: Sender) -> None:
+        self.records = records
+        self.sender = sender
+        self.queue: list[Change | Plain] = []
+        self._wanted = asyncio.Event()
+        self.write_seconds: Callable[[float], None] = lambda seconds: None
+
+    def publish(self, channel: str, envelope: env.Envelope) -> None:
+        self.queue.append((channel, envelope))
+        self._wanted.set()
+
+    def change(self, change: Change) -> None:
+        """Send a change's messages once its rooms are written; at once if it has none and
+        nothing waits before it."""
+        if not change.writes and not self.queue:
+            self._tell(change.outbox, change.done)
+            return
+        self.queue.append(change)
+        self._wanted.set()
+
+    def _tell(self, outbox: Outbox, done: tuple[int, int] | None) -> None:
+        """Deliver to this node's connections; queue the rest for the other nodes."""
+        local, remote = self.split(outbox, done)
+        for channel, envelope in remote:
+            self.publish(channel, envelope)
+        self.sender.deliver_here(local)
+
+    def split(self, outbox: Outbox, done: tuple[int, int] | None) -> tuple[Outbox, list[Plain]]:
+        """The messages for this node's connections, and a `Deliver` for each other node
+        (with `done` for the node whose request this answers)."""
+        here = self.sender.node
+        local: Outbox = []
+        remote: dict[int, list[tuple[ConnId, Wire]]] = {}
+        wires: dict[int, Wire] = {}
+        for conn, message in outbox:
+            node = node_of(conn)
+            if node == here:
+                local.append((conn, message))
+                continue
+            wire = wires.get(id(message))
+            if wire is None:
+                wire = wires[id(message)] = message.to_wire()
+            remote.setdefault(node, []).append((conn, wire))
+        if done is not None:
+            remote.setdefault(done[0], [])
+        envelopes: list[Plain] = []
+        for node, messages in remote.items():
+            seq = done[1] if done is not None and done[0] == node else None
+            envelopes.append((self.sender.channel(node), env.Deliver(tuple(messages), seq)))
+        return local, envelopes
+
+    async def run(self) -> None:
+        """Send whatever is queued, again and again; while Redis is away, keep it queued,
+        and give changes up once they have waited too long."""
+        while True:
+            await self._wanted.wait()
+            self._wanted.clear()
+            try:
+                await self.flush()
+            except RedisError:
+                self.sender.lost_redis()
+                if self._oldest_change() > PATIENCE:
+                    self.give_up()
+                await asyncio.sleep(RETRY_SECONDS)
+                self._wanted.set()
+
+    def _oldest_change(self) -> float:
+        since = [item.since for item in self.queue if isinstance(item, Change) and item.writes]
+        return time.monotonic() - min(since) if since else 0.0
+
+    async def flush(self) -> None:
+        """Everything queued to Redis in one round trip, then told where it goes."""
+        if not self.queue:
+            return
+        batch = list(self.queue)
+        started = time.monotonic()
+        sent: list[tuple[Change | Plain, list[RoomWrite], Outbox, int]] = []
+        async with self.records.redis.pipeline(transaction=False) as pipe:
+            for item in batch:
+                if isinstance(item, tuple):
+                    channel, envelope = item
+                    pipe.publish(channel, env.pack(envelope))
+                    sent.append((item, [], [], 1))
+                    continue
+                writes = [self._resolved(write) for write in item.writes]
+                local, remote = self.split(item.outbox, item.done)
+                packed = [(channel, env.pack(envelope)) for channel, envelope in remote]
+                if writes:
+                    await self.records.queue_write(pipe, self.sender.node, writes, packed)
+                    sent.append((item, writes, local, 1))
+                else:
+                    for channel, message in packed:
+                        pipe.publish(channel, message)
+                    sent.append((item, writes, local, len(packed)))
+            answers = await pipe.execute()
+        del self.queue[: len(batch)]
+        self.write_seconds(time.monotonic() - started)
+        self.sender.redis_back()
+        at = 0
+        for item, writes, local, count in sent:
+            found, at = answers[at : at + count], at + count
+            if isinstance(item, tuple):
+                if isinstance(item[1], env.Request) and not found[0]:
+                    self.sender.unheard(item[1].seq)
+            elif writes:
+                self._written(item, writes, local, found[0])
+            else:
+                self.sender.deliver_here(local)
+
+    def _resolved(self, write: RoomWrite) -> RoomWrite:
+        """A new room's write under the fence it got, if an earlier write made it already."""
+        if write.fence != NEW_ROOM or write.room not in self.sender.fences:
+            return write
+        fence = self.sender.fences[write.room]
+        return RoomWrite(write.room, fence, write.record, write.summary, write.code, write.results)
+
+    def _written(
+        self, change: Change, writes: list[RoomWrite], local: Outbox, found: list[int]
+    ) -> None:
+        refused, fenced_out = set(), 0
+        for write, answer in zip(writes, found, strict=True):
+            fence = int(answer)
+            if fence > 0:
+                self.sender.kept(write, fence)
+            else:
+                refused.add(write.room)
+                fenced_out += fence == FENCED_OUT
+                log.warning("room %s: Redis refused this node's write (%d)", write.room, fence)
+        if not refused:
+            self.sender.deliver_here(local)
+            return
+        self.sender.not_kept(refused, fenced_out)
+        moved = "the room moved to another server; try again"
+        self._tell(without(change.outbox, refused, moved), change.done)
+
+    def give_up(self) -> None:
+        """Redis has been away too long for the changes waiting: they are not kept, so
+        nobody is told of them; each request waiting is answered `unavailable`."""
+        batch, self.queue = self.queue, []
+        rooms = {write.room for item in batch if isinstance(item, Change) for write in item.writes}
+        log.warning("gave up writing %d room(s) while Redis is away", len(rooms))
+        self.sender.not_kept(rooms)
+        for item in batch:
+            if isinstance(item, tuple):
+                self.queue.append(item)
+            else:
+                changed = {write.room for write in item.writes}
+                away = "the game records cannot be reached; try again soon"
+                self._tell(without(item.outbox, changed, away), item.done)
+
+
+def without(outbox: Outbox, rooms: set[str], why: str) -> Outbox:
+    """A change's messages when Redis did not keep its change to `rooms`: the answer to the
+    request becomes `unavailable` (saying `why`), and nothing tells of those rooms."""
+    if not rooms:
+        return outbox
+    kept: Outbox = []
+    for conn, message in outbox:
+        if message.id is not None:
+            kept.append((conn, unavailable(message.id, why)))
+            continue
+        about = getattr(message, "room", None)
+        if isinstance(about, dict):
+            about = about.get("room")
+        if about not in rooms:
+            kept.append((conn, message))
+    return kept
