@@ -50,9 +50,10 @@ from .workers import BotWorkers, Report, SearchError, Think
 log = logging.getLogger("parlour.server")
 
 MAX_WRITE_BUFFER: Final = 1 << 22
+"""Bytes queued for a client that does not read before it is closed as too slow."""
 CHECKPOINT_SECONDS: Final = 5.0
 """How often the database's write-ahead log is folded in, away from the event loop."""
-"""Bytes queued for a client that does not read before it is closed as too slow."""
+CLOSE_TIMEOUT: Final = 2.0
 
 
 @dataclass
@@ -197,6 +198,9 @@ class ParlourServer:
             compression=None,
             ping_interval=self.config.ping_interval,
             ping_timeout=self.config.ping_interval,
+            # A client that does not read never answers a close: shutting down waits this
+            # long for each handshake, not websockets' 10 s, so SIGTERM stops in seconds.
+            close_timeout=CLOSE_TIMEOUT,
         )
 
     def health_problem(self) -> str | None:

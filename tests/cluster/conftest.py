@@ -1,6 +1,6 @@
 """A Redis of each test's own, and a cluster of `parlour serve` nodes on it."""
 
-import contextlib
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -38,6 +38,4 @@ async def start(redis_server: RedisProcess, tmp_path: Path) -> AsyncIterator[Sta
     try:
         yield start_one
     finally:
-        for node in started:
-            with contextlib.suppress(ProcessLookupError):
-                await node.stop()
+        await asyncio.gather(*(node.stop() for node in started), return_exceptions=True)
