@@ -42,6 +42,8 @@ class Result:
     stood_in: bool
     """Whether a bot played for a dropped person at some time in the game."""
     seats: tuple[SeatResult, ...]
+    version: int = 0
+    """The room's version when the game ended: with the room, it names this game."""
 
 
 def preset_of(options: dict[str, Any], position: str | None = None) -> str:
@@ -81,6 +83,7 @@ def result_of(room: Room) -> Result:
         moves=len(room.moves),
         stood_in=bool(room.stood_in),
         seats=tuple(seats),
+        version=room.version,
     )
 
 

@@ -145,6 +145,7 @@ class ClusterNode(ParlourServer):
         """Join the cluster in Redis, listen to the node's channel, then serve."""
         try:
             self.node = await self.records.join_cluster()
+            await self.records.load_scripts()
         except (RedisError, OSError) as error:
             await self.redis.aclose()
             raise ConnectionError(f"cannot reach Redis: {error}") from None

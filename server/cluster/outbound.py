@@ -9,6 +9,7 @@ Redis in one round trip, so a busy node writes many changes per sync.
 """
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -139,6 +140,8 @@ class Outbound:
                 if self._oldest_change() > PATIENCE:
                     self.give_up()
                 await asyncio.sleep(RETRY_SECONDS)
+                with contextlib.suppress(RedisError):
+                    await self.records.load_scripts()  # Redis may have started again
                 self._wanted.set()
 
     def _oldest_change(self) -> float:

@@ -147,7 +147,7 @@ class RedisRecords:
         publish: Iterable[tuple[str, bytes]] = (),
     ) -> Any:
         """`write` on `client`, which may be a pipeline (then the answer comes with the
-        pipeline's, for `answers` to read)."""
+        pipeline's, for `answers` to read, and the script must be loaded: `load_scripts`)."""
         args: list[str | int | bytes] = [self.prefix, node, self.lease_ms, len(writes)]
         for entry in writes:
             args += [
@@ -160,7 +160,14 @@ class RedisRecords:
             ]
         for channel, message in publish:
             args += [channel, message]
+        if isinstance(client, Pipeline):
+            return await client.evalsha(self._write.sha, 0, *args)
         return await self._write(args=args, client=client)
+
+    async def load_scripts(self) -> None:
+        """Load the write script into Redis's cache, which is empty after Redis starts
+        again: a pipeline names it by its digest alone."""
+        await self.redis.script_load(scripts.WRITE_ROOMS)
 
     @staticmethod
     def answers(writes: list[RoomWrite], found: list[Any]) -> dict[str, int]:
@@ -261,7 +268,8 @@ def _score_counts(results: Iterable[Result]) -> str:
             if seat.kind == "human" and seat.name and (best is None or seat.score > best[1]):
                 best = (seat.name, seat.score)
         keys = [f"{result.game}:{result.preset}", f"{result.game}:{ALL}"]
-        counted.append({"keys": keys, "counts": counts, "best": best})
+        game = f"{result.room}:{result.version}"
+        counted.append({"game": game, "keys": keys, "counts": counts, "best": best})
     return json.dumps(counted) if counted else ""
 
 

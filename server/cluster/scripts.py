@@ -7,8 +7,10 @@ Keys, under the cluster's prefix P:
 - `P room:ID:lease`: `NODE:FENCE` while that node owns the room; it expires unless renewed.
 - `P lobby`: public rooms' summaries by id; `P codes`: private rooms' ids by code.
 - `P nodes`: each live node with the time (ms, Redis's clock) its heartbeat runs out.
-- `P score:GAME:PRESET`: a score card's counts (`*` for every preset); `P saves` and
-  `P saved:GAME` (`*` for all): saved games by name, and their names by time.
+- `P score:GAME:PRESET`: a score card's counts (`*` for every preset); `P counted:ROOM:V`
+  for a day after the game that ended a room's version V was counted, so a write sent
+  again counts it once; `P saves` and `P saved:GAME` (`*` for all): saved games by name,
+  and their names by time.
 
 Every write to a room checks its lease against the writer's node and fencing number, so a
 node that lost a room (paused, cut off, slow) can never write to it again.
@@ -21,7 +23,8 @@ local P, node, lease_ms, count = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(A
 
 local function count_results(results)
   for _, result in ipairs(cjson.decode(results)) do
-    for _, key in ipairs(result.keys) do
+    local once = redis.call('SET', P .. 'counted:' .. result.game, 1, 'NX', 'EX', 86400)
+    for _, key in ipairs(once and result.keys or {}) do
       local card = P .. 'score:' .. key
       for field, count in pairs(result.counts) do
         redis.call('HINCRBY', card, field, count)

@@ -2,6 +2,7 @@
 writes, score cards and saved games (which must answer exactly as SQLite's store does)."""
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import AsyncIterator
 
@@ -112,10 +113,13 @@ async def test_score_cards_count_as_the_single_servers_do(records: RedisRecords)
     sqlite = Store(MEMORY)
     sqlite.save([], results=games)
     node = await records.join_cluster()
-    for number, finished in enumerate(games):
+    for number, game in enumerate(games):
         room = f"g{number}"
+        finished = dataclasses.replace(game, room=room)
         written = RoomWrite(room, NEW_ROOM, record(room, []), results=(finished,))
         await records.write(node, [written])
+        again = RoomWrite(room, 1, record(room, []), results=(finished,))
+        assert await records.write(node, [again]) == {room: 1}, "written again, counted once"
     for game, preset in [
         ("numlo", None),
         ("numlo", "standard"),
