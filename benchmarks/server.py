@@ -598,11 +598,15 @@ class Job:
     think: float
     compression: Compression
     spread: tuple[str, ...] = ()
-    """Servers to spread each room's clients over in place of `uri`: room n's seat s
-    connects to the ((n + s) mod count)th, so every room has clients on two of them."""
+    """Servers to spread the clients over in place of `uri`: room n's clients connect to
+    the (n mod count)th, or with `across`, room n's seat s to the ((n + s) mod count)th,
+    so that every room has clients on two of them."""
+    across: bool = False
 
     def uri_for(self, room: int, seat: int) -> str:
-        return self.spread[(room + seat) % len(self.spread)] if self.spread else self.uri
+        if not self.spread:
+            return self.uri
+        return self.spread[(room + seat * self.across) % len(self.spread)]
 
 
 async def play_part(job: Job, ready: Hook = nothing, played: Hook = nothing) -> PartResult:

@@ -37,7 +37,7 @@ from ..scores import Result
 from . import envelopes as env
 from .members import NOTED, Held, Memberships
 from .outbound import NODE_BITS, RETRY_SECONDS, Change, Outbound, node_of, unavailable
-from .records import NEW_ROOM, RedisRecords, RoomWrite
+from .records import KEEP, NEW_ROOM, RedisRecords, RoomWrite
 
 log = logging.getLogger("parlour.cluster")
 
@@ -130,6 +130,8 @@ class ClusterNode(ParlourServer):
         """Room ids by code, as Redis answered them."""
         self.members = Memberships()
         self.live: set[int] = set()
+        self._listed: dict[str, str | None] = {}
+        """Each owned room's lobby line as last written (None: not listed)."""
         self.broken: set[str] = set()
         """Rooms whose records could not be rebuilt: left alone, not taken again and again."""
         self._conn_counter = itertools.count(1)
@@ -420,19 +422,25 @@ class ClusterNode(ParlourServer):
         results: dict[str, list[Result]] = {}
         for result in unsaved.results:
             results.setdefault(result.room, []).append(result)
-        writes = [
-            RoomWrite(
-                room.id,
-                self.fences.get(room.id, NEW_ROOM),
-                *_room_record(room),
-                results=tuple(results.get(room.id, ())),
-            )
-            for room in unsaved.rooms
-        ]
-        writes += [
-            RoomWrite(room, self.fences.get(room, NEW_ROOM), None) for room in unsaved.closed
-        ]
+        writes = [self._room_write(room, results.get(room.id, ())) for room in unsaved.rooms]
+        for room_id in unsaved.closed:
+            self._listed.pop(room_id, None)
+            writes.append(RoomWrite(room_id, self.fences.get(room_id, NEW_ROOM), None))
         self.outbound.change(Change(writes, outbox, done))
+
+    def _room_write(self, room: Room, results: Iterable[Result]) -> RoomWrite:
+        """The room's record as text for Redis; its lobby line only when it changed (most
+        moves change nothing the lobby shows), its code only when the room is new."""
+        fence = self.fences.get(room.id, NEW_ROOM)
+        record = json.dumps(room_record(room), separators=(",", ":"))
+        listed = room.public and room.status is not Status.FINISHED
+        summary = json.dumps(room.summary(), separators=(",", ":")) if listed else None
+        if room.id in self._listed and self._listed[room.id] == summary:
+            summary = KEEP
+        else:
+            self._listed[room.id] = summary
+        code = room.code if fence == NEW_ROOM else None
+        return RoomWrite(room.id, fence, record, summary, code, tuple(results))
 
     def channel(self, node: int) -> str:
         return f"{self.records.prefix}node:{node}"
@@ -519,6 +527,7 @@ class ClusterNode(ParlourServer):
         """Rooms this node no longer owns: dropped from memory (Redis keeps them)."""
         for room_id in rooms:
             self.fences.pop(room_id, None)
+            self._listed.pop(room_id, None)
             if self.owners.get(room_id) == self.node:
                 del self.owners[room_id]
             self.lobby.release(room_id)
@@ -627,11 +636,3 @@ def _coming_back(room: Room, attach: env.Attach) -> m.Join | m.Spectate:
     if token == room.host_token and room.host_conn not in free:
         return m.Spectate(room=ref)
     return m.Join(room=ref, token=token)
-
-
-def _room_record(room: Room) -> tuple[str, str | None, str | None]:
-    """A room's record, its lobby line while listed, and its code, as text for Redis."""
-    record = json.dumps(room_record(room), separators=(",", ":"))
-    listed = room.public and room.status is not Status.FINISHED
-    summary = json.dumps(room.summary(), separators=(",", ":")) if listed else None
-    return record, summary, room.code

@@ -25,6 +25,8 @@ ALL: Final = "*"
 NEW_ROOM: Final = 0
 """The fence a node writes a room under that it has just made."""
 FENCED_OUT: Final = -1
+KEEP: Final = "="
+"""A room's lobby line left as it is in Redis."""
 ID_TAKEN: Final = 0
 
 
@@ -36,7 +38,8 @@ class RoomWrite:
     fence: int
     record: str | None
     summary: str | None = None
-    """The lobby's line for the room, while it is public and not finished."""
+    """The lobby's line for the room, while it is public and not finished; KEEP to leave
+    the line Redis has."""
     code: str | None = None
     results: tuple[Result, ...] = ()
 

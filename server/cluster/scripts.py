@@ -66,7 +66,7 @@ local function write(room, fence, record, summary, code, results)
   redis.call('SADD', P .. 'rooms', room)
   if summary == '' then
     redis.call('HDEL', P .. 'lobby', room)
-  else
+  elseif summary ~= '=' then
     redis.call('HSET', P .. 'lobby', room, summary)
   end
   if code ~= '' then redis.call('HSET', P .. 'codes', code, room) end
@@ -89,12 +89,13 @@ end
 return answers
 """
 """ARGV: prefix, node, lease ms, the count of rooms; then for each room its id, fence (0:
-a new room), record (empty: the room closed), lobby summary (empty: not listed), code
-(empty: public) and finished games' score-card counts as JSON (empty: none); then channels
-and messages to publish. Each room is written if the node holds it under that fence; the
-messages are published only if every room was, so nobody hears of a change Redis did not
-keep (and, with every write synced, they go out after it is on disk). Returns each room's
-fence; 0 where a new room's id is taken; -1 where the node does not hold the lease."""
+a new room), record (empty: the room closed), lobby summary (empty: not listed; `=`: as
+it is), code (empty: public, or written before) and finished games' score-card counts as
+JSON (empty: none); then channels and messages to publish. Each room is written if the
+node holds it under that fence; the messages are published only if every room was, so
+nobody hears of a change Redis did not keep (and, with every write synced, they go out
+after it is on disk). Returns each room's fence; 0 where a new room's id is taken; -1
+where the node does not hold the lease."""
 
 CLAIM_ROOMS: Final = """
 local P, node, lease_ms = ARGV[1], ARGV[2], tonumber(ARGV[3])

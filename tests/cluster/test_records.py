@@ -113,9 +113,9 @@ async def test_score_cards_count_as_the_single_servers_do(records: RedisRecords)
     sqlite = Store(MEMORY)
     sqlite.save([], results=games)
     node = await records.join_cluster()
-    for number, game in enumerate(games):
+    for number, played in enumerate(games):
         room = f"g{number}"
-        finished = dataclasses.replace(game, room=room)
+        finished = dataclasses.replace(played, room=room)
         written = RoomWrite(room, NEW_ROOM, record(room, []), results=(finished,))
         await records.write(node, [written])
         again = RoomWrite(room, 1, record(room, []), results=(finished,))
