@@ -164,43 +164,42 @@ def print_runs(title: str, runs: list[Run]) -> None:
         print(row(run.label, result.round_trips, rate, f"{cpu}{errors}"))
 
 
-async def measure_capacity(args: argparse.Namespace) -> list[Run]:
-    closed = job(args, 0.0, args.moves)
-    runs = []
+async def on_single_server(args: argparse.Namespace, played: Job) -> Run:
     with (
         tempfile.TemporaryDirectory(prefix="bench-parlour-") as data_dir,
         parlour_server(data_dir) as single,
     ):
-        ours = dataclasses.replace(closed, uri=single.uri)
-        runs.append(Run("single server", await play(single, ours, args.client_procs)))
-    with redis_server() as store, nodes(store.url, 1) as [alone]:
-        ours = dataclasses.replace(closed, uri=alone.uri)
-        result = await play(alone, ours, args.client_procs, [store.pid])
-        runs.append(Run("one node", result))
-    for label, across in (("two nodes", False), ("two, rooms across", True)):
-        with redis_server() as store, nodes(store.url, 2) as pair:
-            uris = tuple(each.uri for each in pair)
-            spread = dataclasses.replace(closed, spread=uris, across=across)
-            result = await play(pair[0], spread, args.client_procs, [pair[1].pid, store.pid])
-            runs.append(Run(label, result))
-    return runs
+        ours = dataclasses.replace(played, uri=single.uri)
+        return Run("single server", await play(single, ours, args.client_procs))
+
+
+async def on_nodes(
+    args: argparse.Namespace, played: Job, count: int, label: str, *, across: bool = False
+) -> Run:
+    """The job on `count` nodes of a new Redis, its clients spread over them."""
+    with redis_server() as store, nodes(store.url, count) as started:
+        uris = tuple(each.uri for each in started)
+        spread = dataclasses.replace(played, spread=uris, across=across)
+        also = [each.pid for each in started[1:]] + [store.pid]
+        return Run(label, await play(started[0], spread, args.client_procs, also))
+
+
+async def measure_capacity(args: argparse.Namespace) -> list[Run]:
+    closed = job(args, 0.0, args.moves)
+    return [
+        await on_single_server(args, closed),
+        await on_nodes(args, closed, 1, "one node"),
+        await on_nodes(args, closed, 2, "two nodes"),
+        await on_nodes(args, closed, 2, "two, rooms across", across=True),
+    ]
 
 
 async def measure_paced(args: argparse.Namespace) -> list[Run]:
     paced = job(args, args.think, args.paced_moves)
-    runs = []
-    with (
-        tempfile.TemporaryDirectory(prefix="bench-parlour-") as data_dir,
-        parlour_server(data_dir) as single,
-    ):
-        ours = dataclasses.replace(paced, uri=single.uri)
-        runs.append(Run("single server", await play(single, ours, args.client_procs)))
-    with redis_server() as store, nodes(store.url, 2) as pair:
-        uris = tuple(each.uri for each in pair)
-        spread = dataclasses.replace(paced, spread=uris, across=True)
-        result = await play(pair[0], spread, args.client_procs, [pair[1].pid, store.pid])
-        runs.append(Run("two, rooms across", result))
-    return runs
+    return [
+        await on_single_server(args, paced),
+        await on_nodes(args, paced, 2, "two, rooms across", across=True),
+    ]
 
 
 # Failover.

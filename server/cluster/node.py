@@ -159,6 +159,7 @@ class ClusterNode(ParlourServer):
         await self._start_serving()
         self._spawn(self._listen_forever())
         self._spawn(self.outbound.run())
+        self._spawn(self.outbound.run_control())
         self._spawn(self._heartbeat_forever())
         log.info("node %d joined the cluster at %s", self.node, self.config.redis_url)
 

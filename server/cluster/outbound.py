@@ -80,10 +80,20 @@ class Outbound:
         self.records = records
         self.sender = sender
         self.queue: list[Change | Plain] = []
+        """Changes, and the deliveries that must follow them, in order."""
+        self.control: list[Plain] = []
+        """Requests, attachments, departures and owners: they go at once, never behind a
+        write (no delivery need follow them in order)."""
         self._wanted = asyncio.Event()
+        self._control_wanted = asyncio.Event()
         self.write_seconds: Callable[[float], None] = lambda seconds: None
 
     def publish(self, channel: str, envelope: env.Envelope) -> None:
+        """Send a control envelope (not a `Deliver`) at once."""
+        self.control.append((channel, envelope))
+        self._control_wanted.set()
+
+    def _deliver_later(self, channel: str, envelope: env.Deliver) -> None:
         self.queue.append((channel, envelope))
         self._wanted.set()
 
@@ -100,10 +110,12 @@ class Outbound:
         """Deliver to this node's connections; queue the rest for the other nodes."""
         local, remote = self.split(outbox, done)
         for channel, envelope in remote:
-            self.publish(channel, envelope)
+            self._deliver_later(channel, envelope)
         self.sender.deliver_here(local)
 
-    def split(self, outbox: Outbox, done: tuple[int, int] | None) -> tuple[Outbox, list[Plain]]:
+    def split(
+        self, outbox: Outbox, done: tuple[int, int] | None
+    ) -> tuple[Outbox, list[tuple[str, env.Deliver]]]:
         """The messages for this node's connections, and a `Deliver` for each other node
         (with `done` for the node whose request this answers)."""
         here = self.sender.node
@@ -121,7 +133,7 @@ class Outbound:
             remote.setdefault(node, []).append((conn, wire))
         if done is not None:
             remote.setdefault(done[0], [])
-        envelopes: list[Plain] = []
+        envelopes: list[tuple[str, env.Deliver]] = []
         for node, messages in remote.items():
             seq = done[1] if done is not None and done[0] == node else None
             envelopes.append((self.sender.channel(node), env.Deliver(tuple(messages), seq)))
@@ -143,6 +155,27 @@ class Outbound:
                 with contextlib.suppress(RedisError):
                     await self.records.load_scripts()  # Redis may have started again
                 self._wanted.set()
+
+    async def run_control(self) -> None:
+        """Publish control envelopes as they come, in order, a batch a round trip."""
+        while True:
+            await self._control_wanted.wait()
+            self._control_wanted.clear()
+            batch, self.control = self.control, []
+            try:
+                async with self.records.redis.pipeline(transaction=False) as pipe:
+                    for channel, envelope in batch:
+                        pipe.publish(channel, env.pack(envelope))
+                    heard = await pipe.execute()
+            except RedisError:
+                self.sender.lost_redis()
+                self.control[:0] = batch
+                await asyncio.sleep(RETRY_SECONDS)
+                self._control_wanted.set()
+                continue
+            for (_, envelope), listeners in zip(batch, heard, strict=True):
+                if isinstance(envelope, env.Request) and not listeners:
+                    self.sender.unheard(envelope.seq)
 
     def _oldest_change(self) -> float:
         since = [item.since for item in self.queue if isinstance(item, Change) and item.writes]
@@ -180,9 +213,8 @@ class Outbound:
         for item, writes, local, count in sent:
             found, at = answers[at : at + count], at + count
             if isinstance(item, tuple):
-                if isinstance(item[1], env.Request) and not found[0]:
-                    self.sender.unheard(item[1].seq)
-            elif writes:
+                continue
+            if writes:
                 self._written(item, writes, local, found[0])
             else:
                 self.sender.deliver_here(local)

@@ -19,20 +19,14 @@ LOST = (ConnectionClosed, OSError, TimeoutError, InvalidHandshake)
 _closing: set[asyncio.Task[None]] = set()
 
 
-@dataclass
-class Person:
-    """One person in one room, with the nodes they may connect through."""
+class Reconnecting:
+    """A player whose requests outlive their node: answered through another node, and
+    sent again while the cluster says `unavailable`."""
 
-    name: str
-    colour: str
-    ref: str
-    token: str
     client: Client
-    ports: Callable[[], list[int]]
-    """The ports of the nodes that are up now, the one to try first first."""
-    acked: dict[int, str] = field(default_factory=dict)
-    """Each move of theirs that the cluster acknowledged, by the version it made."""
-    rejoined: int = 0
+
+    async def come_back(self) -> None:
+        raise NotImplementedError
 
     async def ask(self, message: m.ClientMessage) -> m.ServerMessage:
         """The answer to `message`, coming back through another node if this one is lost."""
@@ -46,6 +40,22 @@ class Person:
                 await asyncio.sleep(RETRY_PAUSE)
                 continue
             return answer
+
+
+@dataclass
+class Person(Reconnecting):
+    """One person in one room, with the nodes they may connect through."""
+
+    name: str
+    colour: str
+    ref: str
+    token: str
+    client: Client
+    ports: Callable[[], list[int]]
+    """The ports of the nodes that are up now, the one to try first first."""
+    acked: dict[int, str] = field(default_factory=dict)
+    """Each move of theirs that the cluster acknowledged, by the version it made."""
+    rejoined: int = 0
 
     async def come_back(self) -> None:
         """Connect again through a node that is up and take the seat back with the token.

@@ -11,7 +11,7 @@ from parlour.protocol import messages as m
 
 from ..server.wsclient import Client
 from .conftest import StartNode
-from .players import LOST, RETRY_PAUSE
+from .players import LOST, RETRY_PAUSE, Reconnecting
 from .processes import Node
 
 PAIRS = 70
@@ -24,7 +24,7 @@ TIMEOUT = 300.0
 
 
 @dataclass
-class Player:
+class Player(Reconnecting):
     """One connection holding a seat in several rooms, coming back through any live node
     with every seat's token when its node is killed."""
 
@@ -35,18 +35,6 @@ class Player:
     colours: dict[str, str] = field(default_factory=dict)
     acked: dict[str, dict[int, str]] = field(default_factory=dict)
     rejoined: int = 0
-
-    async def ask(self, message: m.ClientMessage) -> m.ServerMessage:
-        while True:
-            try:
-                answer = await self.client.request(message)
-            except LOST:
-                await self.come_back()
-                continue
-            if isinstance(answer, m.Error) and answer.code == "unavailable":
-                await asyncio.sleep(RETRY_PAUSE)
-                continue
-            return answer
 
     async def come_back(self) -> None:
         with contextlib.suppress(Exception):
