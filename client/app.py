@@ -5,6 +5,8 @@ own, so the screen never waits on the network. Nothing here knows a game's rules
 board is drawn from the server's observations and moves are checked by the server.
 """
 
+import asyncio
+import itertools
 from collections import deque
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -16,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Static
 
+from parlour.protocol import ErrorCode
 from parlour.protocol import messages as m
 from parlour.protocol.messages import MAX_CHAT
 
@@ -28,6 +31,9 @@ from .room import RoomModel, chat_words, levels_in, middle_level, title
 from .widgets import BoardView, SeatsPanel
 
 SUGGEST_MS = 2000
+REJOIN_ATTEMPTS = 30
+REJOIN_PAUSE = 1.0
+"""Seconds between asking again for a room that is moving between a cluster's servers."""
 """How long "Suggest a move" lets the search think."""
 UNCLAIMED_KEPT = 64
 
@@ -345,16 +351,26 @@ class RoomScreen(Screen[None]):
         self.take(answer)
 
     async def _rejoin(self) -> None:
-        """Back into the room after a reconnection: the seat by its token, or watching."""
+        """Back into the room after a reconnection: the seat by its token, or watching.
+        While the room moves to another server of a cluster, it is asked again."""
         room = self.room
-        try:
-            if room.token is not None:
-                answer = await self.connection.request(m.Join(room=room.ref, token=room.token))
-            else:
-                answer = await self.connection.request(m.Spectate(room=room.ref))
-        except (RefusedError, ConnectionLostError) as error:
-            self.say(f"Reconnected, but could not rejoin the room: {error}", error=True)
-            return
+        asking: m.Join | m.Spectate = (
+            m.Spectate(room=room.ref)
+            if room.token is None
+            else m.Join(room=room.ref, token=room.token)
+        )
+        for attempt in itertools.count():
+            try:
+                answer = await self.connection.request(asking)
+                break
+            except RefusedError as error:
+                if error.code != ErrorCode.UNAVAILABLE or attempt >= REJOIN_ATTEMPTS:
+                    self.say(f"Reconnected, but could not rejoin the room: {error}", error=True)
+                    return
+            except ConnectionLostError as error:
+                self.say(f"Reconnected, but could not rejoin the room: {error}", error=True)
+                return
+            await asyncio.sleep(REJOIN_PAUSE)
         if not isinstance(answer, m.Joined | m.Watching):
             return
         room.rejoined(answer)

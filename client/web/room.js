@@ -22,6 +22,8 @@ import {
 const SUGGEST_MS = 2000;
 const LOG_LINES = 200;
 const GONE = "no_such_room";
+const UNAVAILABLE = "unavailable";
+const ENTER_AGAIN_MS = 1000;
 const SHORTCUTS = { p: "possible", b: "best", s: "suggest", t: "thinking", u: "undo" };
 
 /** The room view: everything the room page shows and does. */
@@ -43,6 +45,7 @@ export class RoomView {
     this.onReconnect = () => {
       this.proposalId = null;
       this.proposalDialog?.close();
+      this.say("");
       this.enter();
     };
     this.onKey = (event) => this.shortcut(event);
@@ -96,6 +99,7 @@ export class RoomView {
 
   /** Leaving the page leaves the room: the seat stays ours, to come back to by its token. */
   destroy() {
+    this.left = true;
     if (this.view) this.connection.request({ type: "leave", room: this.ref }).catch(() => {});
     this.connection.removeEventListener("message", this.onMessage);
     this.connection.removeEventListener("reconnected", this.onReconnect);
@@ -134,6 +138,8 @@ export class RoomView {
     } catch (error) {
       if (error.code === GONE) this.gone(error.message);
       else if (!(error instanceof ConnectionLost)) this.say(error.message);
+      // The room is moving to another server of a cluster: it will answer in a moment.
+      if (error.code === UNAVAILABLE && !this.left) setTimeout(() => this.enter(), ENTER_AGAIN_MS);
     }
   }
 

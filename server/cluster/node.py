@@ -71,6 +71,7 @@ class Forwarded:
     conn: ConnId
     message: m.ClientMessage
     room: str
+    owner: int
     deadline: float
     moves: int = 0
     """How many times the request was sent on because its room had moved."""
@@ -130,6 +131,9 @@ class ClusterNode(ParlourServer):
         """Room ids by code, as Redis answered them."""
         self.members = Memberships()
         self.live: set[int] = set()
+        self._silent: dict[int, float] = {}
+        """Nodes a request reached no listener of, and when: gone, though maybe still live
+        in Redis until their heartbeat runs out."""
         self._listed: dict[str, str | None] = {}
         """Each owned room's lobby line as last written (None: not listed)."""
         self.broken: set[str] = set()
@@ -205,7 +209,7 @@ class ClusterNode(ParlourServer):
             self.members.left(conn, room)
         owner = self.owners.get(room)
         if (owner == self.node and room in self.fences) or (
-            owner is not None and owner != self.node and owner in self.live
+            owner is not None and owner != self.node and self._reachable(owner)
         ):
             self._hand_to(conn, message, room, owner)
         else:
@@ -243,7 +247,7 @@ class ClusterNode(ParlourServer):
                 self.lost_redis()
                 break
             if (owner == self.node and room in self.fences) or (
-                owner is not None and owner != self.node and owner in self.live
+                owner is not None and owner != self.node and self._reachable(owner)
             ):
                 self.owners[room] = owner
                 self._hand_to(conn, message, room, owner, moves)
@@ -271,7 +275,7 @@ class ClusterNode(ParlourServer):
     ) -> None:
         seq = next(self._seqs)
         deadline = time.monotonic() + REQUEST_SECONDS
-        self._forwarded[seq] = Forwarded(conn, message, room, deadline, moves)
+        self._forwarded[seq] = Forwarded(conn, message, room, owner, deadline, moves)
         self.members.asked_node(conn, owner)
         name = self.lobby.names.get(conn, "")
         request = env.Request(self.node, seq, conn, name, message.to_wire())
@@ -381,13 +385,13 @@ class ClusterNode(ParlourServer):
                 continue
             self._deliver_wire(conn, wire)
 
-    def _moved(self, seq: int) -> None:
+    def _moved(self, seq: int, *, followed: bool = True) -> None:
         """The node asked no longer owns the room: find who does and ask again."""
         forwarded = self._forwarded.pop(seq, None)
         if forwarded is None or forwarded.abandoned:
             return
         self.owners.pop(forwarded.room, None)
-        moves = forwarded.moves + 1
+        moves = forwarded.moves + followed
         self._spawn(self._find_owner(forwarded.conn, forwarded.message, forwarded.room, moves))
 
     def _owner_changed(self, room: str, node: int) -> None:
@@ -468,8 +472,20 @@ class ClusterNode(ParlourServer):
         self._forget_rooms(rooms)
 
     def unheard(self, seq: int) -> None:
-        """A request reached no node: its room's owner is gone."""
-        self._moved(seq)
+        """A request reached no node: its room's owner is gone, though its lease may not
+        have run out yet. Taken for lost here, so the request waits for the room to be
+        taken over (by this node or another) rather than being sent to it again."""
+        forwarded = self._forwarded.get(seq)
+        if forwarded is not None:
+            self._silent[forwarded.owner] = time.monotonic()
+        self._moved(seq, followed=False)
+
+    def _reachable(self, node: int) -> bool:
+        """Whether `node` is live and has heard what was last sent to it (within a lease)."""
+        silent = self._silent.get(node)
+        if silent is not None and time.monotonic() - silent < self.config.lease_seconds:
+            return False
+        return node in self.live
 
     def _deliver(self, outbox: Outbox) -> None:
         for conn, message in outbox:
