@@ -141,6 +141,8 @@ class ClusterNode(ParlourServer):
         self._conn_counter = itertools.count(1)
         self._seqs = itertools.count(1)
         self._forwarded: dict[int, Forwarded] = {}
+        self._behind: dict[ConnId, list[m.ClientMessage]] = {}
+        """Requests waiting behind one of the same connection's whose room is being found."""
         self.outbound = Outbound(self.records, self)
         self.outbound.write_seconds = self.cluster_metrics.write_seconds.set
         self._pubsub: PubSub | None = None
@@ -193,6 +195,13 @@ class ClusterNode(ParlourServer):
     # Requests from this node's connections.
 
     def _handle(self, conn: ConnId, message: m.ClientMessage) -> None:
+        """Act on a request here or send it to its room's owner, in the order the
+        connection sent its requests: while one waits to learn where its room is, the
+        ones after it wait too."""
+        waiting = self._behind.get(conn)
+        if waiting is not None:
+            waiting.append(message)
+            return
         if not self.available and isinstance(message, ROOM_CHANGES):
             why = "the game records cannot be reached; try again soon"
             self._deliver([(conn, unavailable(message.id, why))])
@@ -213,7 +222,16 @@ class ClusterNode(ParlourServer):
         ):
             self._hand_to(conn, message, room, owner)
         else:
-            self._spawn(self._find_owner(conn, message, ref))
+            self._behind[conn] = []
+            self._spawn(self._find_then_go_on(conn, message, ref))
+
+    async def _find_then_go_on(self, conn: ConnId, message: m.ClientMessage, ref: str) -> None:
+        try:
+            await self._find_owner(conn, message, ref)
+        finally:
+            for waiting in self._behind.pop(conn, []):
+                if conn in self.connections:
+                    self._handle(conn, waiting)
 
     async def _list_rooms(self, conn: ConnId, message: m.ListRooms) -> None:
         try:
