@@ -1,0 +1,61 @@
+"""`parlour serve --redis` as an operator runs it: clear refusals, where the rooms are kept,
+and a node stopped with SIGTERM hands its rooms over at once."""
+
+import asyncio
+
+from redis.asyncio import Redis
+
+from parlour.protocol import messages as m
+from parlour.server.serve import shown_url
+
+from ..server.serving import spawn_serve
+from ..server.wsclient import Client
+from .conftest import StartNode
+from .processes import RedisProcess, free_port
+
+
+async def refusal(*args: str) -> tuple[int | None, str]:
+    process = await spawn_serve("--port", "0", *args)
+    _, stderr = await asyncio.wait_for(process.communicate(), 60)
+    return process.returncode, stderr.decode()
+
+
+async def test_a_url_that_is_not_redis_is_refused() -> None:
+    code, said = await refusal("--redis", "http://127.0.0.1:6379")
+    assert code == 2
+    assert "'http://127.0.0.1:6379' is not a Redis URL" in said
+
+
+async def test_a_redis_nobody_answers_at_is_refused() -> None:
+    code, said = await refusal("--redis", f"redis://127.0.0.1:{free_port()}/0")
+    assert code == 2
+    assert "cannot reach Redis" in said
+
+
+def test_a_password_in_the_url_is_never_printed() -> None:
+    assert shown_url("redis://:s3cret@db:6379/0") == "redis://:***@db:6379/0"
+    assert shown_url("redis://ann:s3cret@db:6379/0") == "redis://ann:***@db:6379/0"
+    assert shown_url("redis://db:6379/0") == "redis://db:6379/0"
+
+
+async def test_a_node_stopped_with_sigterm_hands_its_rooms_over_at_once(
+    start: StartNode, redis_server: RedisProcess
+) -> None:
+    leaving, staying = await start(), await start()
+    host = await Client.open(leaving.port, "Ann")
+    joined = await host.request(m.CreateRoom(game="othello", seat="black", public=False))
+    assert isinstance(joined, m.Joined) and joined.code is not None
+    room = joined.room["room"]
+    redis = Redis.from_url(redis_server.url)
+    try:
+        assert await redis.exists(f"parlour:room:{room}:lease")
+        await leaving.stop()
+        assert leaving.process.returncode == 0
+        assert not await redis.exists(f"parlour:room:{room}:lease"), (
+            "released, not left to run out"
+        )
+    finally:
+        await redis.aclose()
+    again = await Client.open(staying.port, "Ann")
+    back = await again.request(m.Join(room=joined.code, token=joined.token))
+    assert isinstance(back, m.Joined) and back.seat == "black"
