@@ -15,13 +15,11 @@ import contextlib
 import itertools
 import json
 import logging
-import random
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from prometheus_client import Counter, Gauge
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
@@ -31,13 +29,15 @@ from parlour.protocol.wire import Message as Wire
 
 from ..answers import Outbox
 from ..app import ParlourServer, ServerConfig
-from ..records import RecordError, restore_room, room_record
+from ..records import room_record
 from ..room import ConnId, Room, Status
 from ..scores import Result
 from . import envelopes as env
 from .members import NOTED, Held, Memberships
-from .outbound import NODE_BITS, RETRY_SECONDS, Change, Outbound, node_of, unavailable
+from .metrics import ClusterMetrics
+from .outbound import NODE_BITS, RETRY_SECONDS, Change, Outbound, unavailable
 from .records import KEEP, NEW_ROOM, RedisRecords, RoomWrite
+from .takeover import Takeover
 
 log = logging.getLogger("parlour.cluster")
 
@@ -59,7 +59,6 @@ ROOM_CHANGES: Final = (
 """Requests that change a room or the records: refused while Redis cannot be reached."""
 REQUEST_SECONDS: Final = 5.0
 """How long a request sent to another node may go unanswered before `unavailable`."""
-CLAIM_BATCH: Final = 20
 MAX_MOVES: Final = 5
 """Times a request follows its room to a new owner before it is answered `unavailable`."""
 
@@ -78,40 +77,7 @@ class Forwarded:
     abandoned: bool = False
 
 
-class ClusterMetrics:
-    """What a node counts of the cluster, beside the server's own metrics."""
-
-    def __init__(self, server: ParlourServer) -> None:
-        registry = server.metrics.registry
-        self.redis_up = Gauge(
-            "parlour_redis_up", "whether this node reaches Redis (1) or not (0)", registry=registry
-        )
-        self.rooms_owned = Gauge(
-            "parlour_rooms_owned", "rooms whose lease this node holds", registry=registry
-        )
-        self.forwarded = Counter(
-            "parlour_requests_forwarded",
-            "client requests sent to the node that owns their room",
-            registry=registry,
-        )
-        self.claimed = Counter(
-            "parlour_rooms_claimed",
-            "rooms this node took over from a node that lost them",
-            registry=registry,
-        )
-        self.fenced_out = Counter(
-            "parlour_writes_fenced_out",
-            "room writes Redis refused because this node no longer held the room",
-            registry=registry,
-        )
-        self.write_seconds = Gauge(
-            "parlour_redis_write_seconds",
-            "how long the last batch of room writes took",
-            registry=registry,
-        )
-
-
-class ClusterNode(ParlourServer):
+class ClusterNode(Takeover, ParlourServer):
     """One node of a cluster: the single server's lobby and shell, with rooms in Redis."""
 
     def __init__(self, config: ServerConfig) -> None:
@@ -120,7 +86,7 @@ class ClusterNode(ParlourServer):
         self.redis = Redis.from_url(config.redis_url, socket_timeout=5, socket_connect_timeout=2)
         self.records = RedisRecords(self.redis, round(config.lease_seconds * 1000))
         self.remote_archive = self.records
-        self.cluster_metrics = ClusterMetrics(self)
+        self.cluster_metrics = ClusterMetrics(self.metrics)
         self.node = 0
         self.available = False
         self.fences: dict[str, int] = {}
@@ -299,6 +265,18 @@ class ClusterNode(ParlourServer):
         request = env.Request(self.node, seq, conn, name, message.to_wire())
         self._publish(self.channel(owner), request)
         self.cluster_metrics.forwarded.inc()
+
+    def _expire_forwarded(self) -> None:
+        """Answer `unavailable` for requests their room's node has not answered in time;
+        forget them once a late answer could no longer come."""
+        now = time.monotonic()
+        for seq, forwarded in list(self._forwarded.items()):
+            if not forwarded.abandoned and now > forwarded.deadline:
+                forwarded.abandoned = True
+                why = "the room's server did not answer in time; try again"
+                self._deliver([(forwarded.conn, unavailable(forwarded.message.id, why))])
+            if now > forwarded.deadline + REQUEST_SECONDS:
+                del self._forwarded[seq]
 
     def _disconnected(self, conn: ConnId) -> None:
         super()._disconnected(conn)
@@ -528,115 +506,6 @@ class ClusterNode(ParlourServer):
 
     def _publish(self, channel: str, envelope: env.Envelope) -> None:
         self.outbound.publish(channel, envelope)
-
-    # Rooms that change hands.
-
-    async def _claim(self, rooms: Iterable[str]) -> None:
-        """Take the rooms nobody holds, rebuild them from their records, and say so."""
-        wanted = [room for room in rooms if room not in self.broken]
-        if not wanted:
-            return
-        claimed = await self.records.claim(self.node, wanted)
-        now = time.monotonic()
-        for found in claimed:
-            try:
-                room = restore_room(found.record, now)
-            except RecordError as error:
-                log.error("room %s not taken over: %s", found.room, error)
-                self.broken.add(found.room)
-                self.metrics.rooms_not_restored.inc()
-                continue
-            self.lobby.restore([room])
-            self.fences[room.id] = found.fence
-            self.owners[room.id] = self.node
-            if room.code is not None:
-                self.refs[room.code] = room.id
-            self.cluster_metrics.claimed.inc()
-            self._publish(self._cluster_channel(), env.Owner(room.id, self.node))
-        if claimed:
-            log.info("node %d took %d room(s)", self.node, len(claimed))
-            self._follow_up()
-        self.cluster_metrics.rooms_owned.set(len(self.fences))
-
-    def _forget_rooms(self, rooms: Iterable[str]) -> None:
-        """Rooms this node no longer owns: dropped from memory (Redis keeps them)."""
-        for room_id in rooms:
-            self.fences.pop(room_id, None)
-            self._listed.pop(room_id, None)
-            if self.owners.get(room_id) == self.node:
-                del self.owners[room_id]
-            self.lobby.release(room_id)
-
-    async def _heartbeat_forever(self) -> None:
-        interval = self.config.lease_seconds / 3
-        while True:
-            await asyncio.sleep(interval)
-            try:
-                await self._heartbeat()
-            except RedisError as error:
-                log.warning("heartbeat failed: %s", error)
-                self.lost_redis()
-
-    async def _heartbeat(self) -> None:
-        beat = await self.records.heartbeat(self.node, self.fences)
-        if beat is None:
-            await self._rejoin()
-            return
-        self.redis_back()
-        self._forget_rooms(beat.lost)
-        gone = self.live - beat.live
-        self.live = beat.live
-        if gone:
-            self._drop_connections_of(gone)
-        orphans = [room for room in beat.orphans if room not in self.broken]
-        random.shuffle(orphans)
-        for start in range(0, len(orphans), CLAIM_BATCH):
-            await self._claim(orphans[start : start + CLAIM_BATCH])
-        now = time.monotonic()
-        for seq, forwarded in list(self._forwarded.items()):
-            if not forwarded.abandoned and now > forwarded.deadline:
-                forwarded.abandoned = True
-                why = "the room's server did not answer in time; try again"
-                self._deliver([(forwarded.conn, unavailable(forwarded.message.id, why))])
-            if now > forwarded.deadline + REQUEST_SECONDS:
-                del self._forwarded[seq]
-
-    def _drop_connections_of(self, nodes: set[int]) -> None:
-        """Nodes whose heartbeat ran out: their connections are gone from this node's rooms."""
-        conns = [conn for conn in self.lobby.entered if node_of(conn) in nodes]
-        conns += [conn for conn in self.lobby.names if node_of(conn) in nodes]
-        outbox: Outbox = []
-        for conn in dict.fromkeys(conns):
-            outbox += self.lobby.disconnect(conn)
-        for room, node in list(self.owners.items()):
-            if node in nodes:
-                del self.owners[room]
-        self._send(outbox)
-        self._follow_up()
-
-    async def _rejoin(self) -> None:
-        """This node's heartbeat ran out (Redis was away, or this node paused or cut off),
-        and the others may have taken its rooms and dropped its connections from theirs:
-        forget its rooms, register again, and once every node has seen it live again, put
-        its connections back into their rooms wherever these are owned now."""
-        log.error("node %d was taken for lost: its rooms go to whoever takes them", self.node)
-        self._forget_rooms(list(self.fences))
-        self.owners.clear()
-        await self.records.join_cluster(self.node)
-        self.live = {self.node}
-        await asyncio.sleep(self.config.lease_seconds / 3)
-        rooms = set()
-        for held_rooms in self.members.rooms.values():
-            for room, held in held_rooms.items():
-                held.at = None  # its owner may have dropped it: put it back in any case
-                rooms.add(room)
-        for room in sorted(rooms):
-            owner = await self.records.owner(room)
-            if owner is None:
-                await self._claim([room])
-            elif owner != self.node:
-                self.owners[room] = owner
-                self._attach_members(room, owner)
 
     def lost_redis(self) -> None:
         if self.available:

@@ -1,0 +1,160 @@
+"""How a cluster node's rooms change hands: heartbeats that keep its leases, rooms taken
+over from nodes that were lost, and rooms given up when another node took them.
+
+A part of `ClusterNode` kept in a module of its own; it uses the node's fields and
+methods, declared here, as `Keeping` does for the lobby.
+"""
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Final
+
+from redis.exceptions import RedisError
+
+from ..answers import Outbox
+from ..app import ServerConfig
+from ..lobby import Lobby
+from ..metrics import Metrics
+from ..records import RecordError, restore_room
+from . import envelopes as env
+from .members import Memberships
+from .metrics import ClusterMetrics
+from .outbound import node_of
+from .records import RedisRecords
+
+log = logging.getLogger("parlour.cluster")
+
+CLAIM_BATCH: Final = 20
+"""Rooms taken over in one script call, so that several nodes share a lost node's rooms."""
+
+
+class Takeover:
+    """Leases kept, rooms taken over and given up, for `ClusterNode`."""
+
+    config: ServerConfig
+    lobby: Lobby
+    metrics: Metrics
+    cluster_metrics: ClusterMetrics
+    records: RedisRecords
+    members: Memberships
+    node: int
+    live: set[int]
+    fences: dict[str, int]
+    owners: dict[str, int]
+    refs: dict[str, str]
+    broken: set[str]
+    _listed: dict[str, str | None]
+
+    if TYPE_CHECKING:  # the node's own, declared for the type checker only
+
+        def _publish(self, channel: str, envelope: env.Envelope) -> None: ...
+        def _cluster_channel(self) -> str: ...
+        def _send(self, outbox: Outbox) -> None: ...
+        def _follow_up(self) -> None: ...
+        def _attach_members(self, room: str, node: int) -> None: ...
+        def _expire_forwarded(self) -> None: ...
+        def lost_redis(self) -> None: ...
+        def redis_back(self) -> None: ...
+
+    async def _claim(self, rooms: Iterable[str]) -> None:
+        """Take the rooms nobody holds, rebuild them from their records, and say so."""
+        wanted = [room for room in rooms if room not in self.broken]
+        if not wanted:
+            return
+        claimed = await self.records.claim(self.node, wanted)
+        now = time.monotonic()
+        for found in claimed:
+            try:
+                room = restore_room(found.record, now)
+            except RecordError as error:
+                log.error("room %s not taken over: %s", found.room, error)
+                self.broken.add(found.room)
+                self.metrics.rooms_not_restored.inc()
+                continue
+            self.lobby.restore([room])
+            self.fences[room.id] = found.fence
+            self.owners[room.id] = self.node
+            if room.code is not None:
+                self.refs[room.code] = room.id
+            self.cluster_metrics.claimed.inc()
+            self._publish(self._cluster_channel(), env.Owner(room.id, self.node))
+        if claimed:
+            log.info("node %d took %d room(s)", self.node, len(claimed))
+            self._follow_up()
+        self.cluster_metrics.rooms_owned.set(len(self.fences))
+
+    def _forget_rooms(self, rooms: Iterable[str]) -> None:
+        """Rooms this node no longer owns: dropped from memory (Redis keeps them)."""
+        for room_id in rooms:
+            self.fences.pop(room_id, None)
+            self._listed.pop(room_id, None)
+            if self.owners.get(room_id) == self.node:
+                del self.owners[room_id]
+            self.lobby.release(room_id)
+
+    async def _heartbeat_forever(self) -> None:
+        interval = self.config.lease_seconds / 3
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self._heartbeat()
+            except RedisError as error:
+                log.warning("heartbeat failed: %s", error)
+                self.lost_redis()
+
+    async def _heartbeat(self) -> None:
+        beat = await self.records.heartbeat(self.node, self.fences)
+        if beat is None:
+            await self._rejoin()
+            return
+        self.redis_back()
+        self._forget_rooms(beat.lost)
+        gone = self.live - beat.live
+        self.live = beat.live
+        if gone:
+            self._drop_connections_of(gone)
+        orphans = [room for room in beat.orphans if room not in self.broken]
+        random.shuffle(orphans)
+        for start in range(0, len(orphans), CLAIM_BATCH):
+            await self._claim(orphans[start : start + CLAIM_BATCH])
+        self._expire_forwarded()
+
+    def _drop_connections_of(self, nodes: set[int]) -> None:
+        """Nodes whose heartbeat ran out: their connections are gone from this node's rooms."""
+        conns = [conn for conn in self.lobby.entered if node_of(conn) in nodes]
+        conns += [conn for conn in self.lobby.names if node_of(conn) in nodes]
+        outbox: Outbox = []
+        for conn in dict.fromkeys(conns):
+            outbox += self.lobby.disconnect(conn)
+        for room, node in list(self.owners.items()):
+            if node in nodes:
+                del self.owners[room]
+        self._send(outbox)
+        self._follow_up()
+
+    async def _rejoin(self) -> None:
+        """This node's heartbeat ran out (Redis was away, or this node paused or cut off),
+        and the others may have taken its rooms and dropped its connections from theirs:
+        forget its rooms, register again, and once every node has seen it live again, put
+        its connections back into their rooms wherever these are owned now."""
+        log.error("node %d was taken for lost: its rooms go to whoever takes them", self.node)
+        self._forget_rooms(list(self.fences))
+        self.owners.clear()
+        await self.records.join_cluster(self.node)
+        self.live = {self.node}
+        await asyncio.sleep(self.config.lease_seconds / 3)
+        rooms = set()
+        for held_rooms in self.members.rooms.values():
+            for room, held in held_rooms.items():
+                held.at = None  # its owner may have dropped it: put it back in any case
+                rooms.add(room)
+        for room in sorted(rooms):
+            owner = await self.records.owner(room)
+            if owner is None:
+                await self._claim([room])
+            elif owner != self.node:
+                self.owners[room] = owner
+                self._attach_members(room, owner)
