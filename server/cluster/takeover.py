@@ -29,6 +29,8 @@ log = logging.getLogger("parlour.cluster")
 
 CLAIM_BATCH: Final = 20
 """Rooms taken over in one script call, so that several nodes share a lost node's rooms."""
+CACHE_LIMIT: Final = 20_000
+"""Rooms' owners and codes remembered before those nobody here uses are forgotten."""
 
 
 class Takeover:
@@ -121,6 +123,18 @@ class Takeover:
         for start in range(0, len(orphans), CLAIM_BATCH):
             await self._claim(orphans[start : start + CLAIM_BATCH])
         self._expire_forwarded()
+        self._trim_caches()
+
+    def _trim_caches(self) -> None:
+        """Where rooms live and which codes name them are only remembered to spare a
+        question to Redis: past a bound, keep what this node's rooms and connections use."""
+        if len(self.owners) + len(self.refs) <= CACHE_LIMIT:
+            return
+        used = set(self.fences)
+        for rooms in self.members.rooms.values():
+            used.update(rooms)
+        self.owners = {room: node for room, node in self.owners.items() if room in used}
+        self.refs = {code: room for code, room in self.refs.items() if room in used}
 
     def _drop_connections_of(self, nodes: set[int]) -> None:
         """Nodes whose heartbeat ran out: their connections are gone from this node's rooms."""
