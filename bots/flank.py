@@ -150,11 +150,14 @@ def _thought(state: FlankState, shape: Shape, result: Result) -> Thought[int]:
 
 
 LEVELS: Final[tuple[Level, ...]] = (
-    Level("easy", "takes the move that flips the most, as the Best button does", _easy),
+    Level(
+        "easy", "takes the move that flips the most, as the Best button does", _easy, quick=True
+    ),
     Level(
         "medium",
         "looks a move ahead for each player, minding corners and edges",
         searcher(Plan(MEDIUM, MEDIUM_ROUND)),
+        quick=True,
     ),
     Level(
         "hard",

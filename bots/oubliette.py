@@ -137,8 +137,10 @@ SUMMARIES = (
     "Looks six plies ahead, time allowing",
     "Looks as deep as its time allows",
 )
+QUICK_DEPTH: Final = 3
+"""Levels that look no deeper than this answer within milliseconds."""
 LEVELS: tuple[Level, ...] = tuple(
-    Level(str(number), summary, partial(think, style))
+    Level(str(number), summary, partial(think, style), quick=style.depth <= QUICK_DEPTH)
     for number, (style, summary) in enumerate(zip(STYLES, SUMMARIES, strict=True))
 )
 """Oubliette's bot levels, weakest first."""

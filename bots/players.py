@@ -39,14 +39,20 @@ def levels_for(game_name: str) -> tuple[str, ...]:
     return tuple(level.name for level in levels_of(game_name))
 
 
+def level_named(game_name: str, level: str) -> Level:
+    """A game's bot level by its name; UnknownLevelError if the game has none so named."""
+    found = next((each for each in levels_of(game_name) if each.name == level), None)
+    if found is None:
+        raise UnknownLevelError(f"the game '{game_name}' has no bot level '{level}'")
+    return found
+
+
 def think(state: State[Any], level: str, budget: float, seed: int) -> Iterator[Thought[Any]]:
     """The thoughts of a bot at `level` about `state`, each better considered than the last.
 
     `budget` is the seconds it may think; `seed` makes it repeatable.
     """
-    found = next((each for each in levels_of(state.game.name) if each.name == level), None)
-    if found is None:
-        raise UnknownLevelError(f"{state.game.title} has no bot level '{level}'")
+    found = level_named(state.game.name, level)
     if state.is_over:
         raise RulesError("the game is over: there is no move to choose")
     return found.think(state, budget, random.Random(seed))

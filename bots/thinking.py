@@ -51,6 +51,9 @@ class Level:
     summary: str
     """One line for people choosing a level."""
     think: Think
+    quick: bool = False
+    """Whether it answers within milliseconds whatever its budget, so it never queues
+    behind levels that search for their whole budget."""
 
 
 def forced_result(score: int) -> int | None:

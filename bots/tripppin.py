@@ -121,6 +121,7 @@ LEVELS: Final[tuple[Level, ...]] = (
             f"looks {depth} {'ply' if depth == 1 else 'plies'} ahead"
             " and heads for the nearer finish",
             _searching(depth),
+            quick=True,
         )
         for depth in range(1, SEARCH_LEVELS + 1)
     ),

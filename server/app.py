@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import secrets
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Coroutine, Sequence
@@ -45,7 +44,7 @@ from .routes import http_router
 from .static import WebSite
 from .store import FILE_NAME as STORE_FILE
 from .store import MEMORY, Store
-from .workers import BotWorkers, Report, SearchError, Think
+from .workers import BotWorkers, Think, Thinkers
 
 log = logging.getLogger("parlour.server")
 
@@ -108,7 +107,7 @@ class ParlourServer:
         """Where score cards and saves are asked for when the lobby has no archive at hand."""
         self._thinking: set[tuple[str, int]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._workers: BotWorkers | None = None
+        self._workers: Thinkers | None = None
         self._server: Server | None = None
         self._closing = False
         self.store: Store | None = None
@@ -141,10 +140,7 @@ class ParlourServer:
 
     async def _start_serving(self) -> None:
         """Start the bot workers, listen, and keep time."""
-        config = self.config
-        self._workers = BotWorkers(
-            config.bot_workers, config.think, config.bot_grace, self.metrics
-        )
+        self._workers = self._thinkers()
         try:
             await self._workers.start()
             self._server = await self._listen()
@@ -152,6 +148,11 @@ class ParlourServer:
             await self._workers.close()
             raise
         self._spawn(self._tick_forever())
+
+    def _thinkers(self) -> Thinkers:
+        """What runs the searches: this server's own worker processes."""
+        config = self.config
+        return BotWorkers(config.bot_workers, config.think, config.bot_grace, self.metrics)
 
     def _restore(self, store: Store) -> None:
         """Rooms as they were stored; one that cannot be rebuilt is logged and left out."""
@@ -368,12 +369,11 @@ class ParlourServer:
     async def _bot_turn(self, turn: BotTurn) -> None:
         """Ask a worker for the bot's move, then play it through the lobby's checks."""
         try:
-            started = time.monotonic()
             assert self._workers is not None
             move, seed = await self._workers.move(
                 turn, lambda found: self._send(self.lobby.bot_thought(turn, found))
             )
-            await asyncio.sleep(max(0.0, self.config.bot_pause - (time.monotonic() - started)))
+            await asyncio.sleep(max(0.0, turn.began + self.config.bot_pause - time.monotonic()))
             outbox = self._play_bot(turn, move, seed)
             if outbox:
                 self.metrics.moves.labels("bot").inc()
@@ -385,17 +385,9 @@ class ParlourServer:
     async def _suggest(self, asked: SuggestionAsked) -> None:
         """Search for a person's suggestion as the strongest bot would, then answer it."""
         assert self._workers is not None
-        found: Report | None
-        try:
-            found = await self._workers.search(
-                asked.state,
-                asked.level,
-                asked.budget,
-                secrets.randbits(53),
-                lambda thought: self._send(self.lobby.suggestion_thought(asked, thought)),
-            )
-        except SearchError:
-            found = None
+        found = await self._workers.suggest(
+            asked, lambda thought: self._send(self.lobby.suggestion_thought(asked, thought))
+        )
         self._send(self.lobby.suggested(asked, found))
 
     def _play_bot(self, turn: BotTurn, move: str, seed: int) -> Outbox:
@@ -431,6 +423,10 @@ class ParlourServer:
         for status in Status:
             count = sum(room.status is status for room in self.lobby.rooms.values())
             self.metrics.rooms.labels(status.value).set(count)
+        if self._workers is not None:
+            waiting, oldest = self._workers.waiting(time.monotonic())
+            self.metrics.bot_queue.set(waiting)
+            self.metrics.bot_queue_oldest.set(oldest)
         return self.metrics.render()
 
 

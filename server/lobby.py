@@ -43,6 +43,10 @@ class BotTurn:
     budget: float
     """Seconds the bot may think: the room's setting."""
     state: State[Any]
+    began: float
+    """When the turn began, on the lobby's clock: the move is due `budget` after it."""
+    waited_on: bool
+    """Whether a person in the room waits for the move, rather than only computers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +61,8 @@ class SuggestionAsked:
     level: str
     budget: float
     state: State[Any]
+    asked_at: float
+    """When it was asked, on the lobby's clock: the answer is due `budget` after it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -586,6 +592,7 @@ class Lobby(Keeping):
             levels_for(room.game.name)[-1],
             message.think_ms / 1000,
             state,
+            self.clock(),
         )
         self._asked.append(asked)
         return []
@@ -670,6 +677,7 @@ class Lobby(Keeping):
     def bot_turns(self) -> list[BotTurn]:
         """Every room changed since the last call where a bot or stand-in is now to move."""
         turns = []
+        now = self.clock()
         changed, self._changed = self._changed, set()
         for room_id in sorted(changed):
             room = self.rooms.get(room_id)
@@ -680,8 +688,19 @@ class Lobby(Keeping):
             seat = room.seats[room.state.to_move]
             if seat.plays_as_bot:
                 assert seat.level is not None
-                budget = room.bot_think_ms / 1000
-                turn = BotTurn(room.id, room.version, seat.colour, seat.level, budget, room.state)
+                turn = BotTurn(
+                    room.id,
+                    room.version,
+                    seat.colour,
+                    seat.level,
+                    room.bot_think_ms / 1000,
+                    room.state,
+                    began=now,
+                    waited_on=any(
+                        other.holder is Holder.HUMAN and other.conn is not None
+                        for other in room.seats
+                    ),
+                )
                 turns.append(turn)
         return turns
 

@@ -1,11 +1,15 @@
 """What the server counts, in the Prometheus text format that `GET /metrics` serves."""
 
 from dataclasses import dataclass, field
+from typing import Final
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
+from .turns import Dispatch
+
 CONTENT_TYPE = CONTENT_TYPE_LATEST
+THINK_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
 
 
 @dataclass
@@ -46,7 +50,38 @@ class Metrics:
         self.bot_seconds = Histogram(
             "parlour_bot_think_seconds",
             "time from asking the workers for a bot's move to its answer, waiting included",
-            buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+            buckets=THINK_BUCKETS,
+            registry=registry,
+        )
+        self.bot_queue = Gauge(
+            "parlour_bot_queue_length", "searches waiting for a worker", registry=registry
+        )
+        self.bot_queue_oldest = Gauge(
+            "parlour_bot_queue_oldest_seconds",
+            "how long the search longest in the queue has waited",
+            registry=registry,
+        )
+        self.bot_waited_seconds = Histogram(
+            "parlour_bot_queue_wait_seconds",
+            "time a search waited for a worker",
+            buckets=THINK_BUCKETS,
+            registry=registry,
+        )
+        self.bot_given_seconds = Histogram(
+            "parlour_bot_given_seconds",
+            "time a search was given to think when a worker took it",
+            buckets=THINK_BUCKETS,
+            registry=registry,
+        )
+        self.bot_used_seconds = Histogram(
+            "parlour_bot_used_seconds",
+            "time a search took in its worker",
+            buckets=THINK_BUCKETS,
+            registry=registry,
+        )
+        self.bot_shortened = Counter(
+            "parlour_bot_searches_shortened",
+            "searches given less than their room's think time because others waited",
             registry=registry,
         )
 
@@ -60,6 +95,13 @@ class Metrics:
             "stored rooms left out at start because their records could not be rebuilt",
             registry=registry,
         )
+
+    def observe_dispatch(self, dispatch: Dispatch) -> None:
+        """A worker took a search: how long it waited and what it was given."""
+        self.bot_waited_seconds.observe(dispatch.waited)
+        self.bot_given_seconds.observe(dispatch.given)
+        if dispatch.shortened:
+            self.bot_shortened.inc()
 
     def render(self) -> bytes:
         """The metrics in the Prometheus text format."""

@@ -54,3 +54,14 @@ def niceness_bot(
     """Answers with its worker's niceness as the score of its thought."""
     move = state.legal_moves()[0]
     yield Thought(move, (move,), os.nice(0), 0, 1)
+
+
+def levelled_bot(
+    state: State[Any], level: str, budget: float, seed: int
+) -> Iterator[Thought[Any]]:
+    """Answers at once at a quick level ("easy"), else thinks as `thoughtful_bot` does."""
+    if level == "easy":
+        move = state.legal_moves()[0]
+        yield Thought(move, (move,), 0, 0, 1)
+        return
+    yield from thoughtful_bot(state, level, budget, seed)

@@ -1,4 +1,4 @@
-"""The bot workers: a budget runs from when a worker takes a turn up, and workers yield."""
+"""The bot workers: moves on time under load, quick levels and people first, workers yield."""
 
 import asyncio
 import contextlib
@@ -12,7 +12,8 @@ import pytest
 from parlour.rules import GAMES
 from parlour.server.lobby import BotTurn
 from parlour.server.metrics import Metrics
-from parlour.server.workers import WORKER_NICENESS, BotWorkers, Think
+from parlour.server.turns import Job
+from parlour.server.workers import WORKER_NICENESS, BotWorkers, Think, turn_job
 
 from . import faulty_bots
 
@@ -26,9 +27,14 @@ async def started(workers: BotWorkers) -> AsyncIterator[BotWorkers]:
         await workers.close()
 
 
-def turns(count: int, budget: float = 1.0) -> list[BotTurn]:
+def turns(
+    count: int, budget: float = 1.0, *, level: str = "any", waited_on: bool = False
+) -> list[BotTurn]:
     state = GAMES["tribolo"].new(seed=1)
-    return [BotTurn(f"room{n}", 0, "red", "any", budget, state) for n in range(count)]
+    began = time.monotonic()
+    return [
+        BotTurn(f"room{n}", 0, "red", level, budget, state, began, waited_on) for n in range(count)
+    ]
 
 
 def fallbacks(metrics: Metrics) -> float:
@@ -39,18 +45,53 @@ def fallbacks(metrics: Metrics) -> float:
     )
 
 
-async def test_turns_waiting_for_a_worker_keep_their_whole_budget() -> None:
-    # Four turns of 0.24 s for one worker: the last waits 0.72 s, past budget and grace.
+async def timed_move(pool: BotWorkers, turn: BotTurn) -> tuple[str, float]:
+    """The bot's move and when it came, in seconds after its turn began."""
+    move, _ = await pool.move(turn)
+    return move, time.monotonic() - turn.began
+
+
+async def test_turns_that_wait_for_a_worker_get_the_time_left_and_answer_on_time() -> None:
+    # Four turns of 0.4 s for one worker: whole budgets would end the last at 1.6 s.
     metrics = Metrics()
-    workers = BotWorkers(1, faulty_bots.thoughtful_bot, 0.2, metrics)
-    async with started(workers) as pool:
-        asked = turns(4, budget=0.3)
-        answers = await asyncio.gather(*(pool.move(turn) for turn in asked))
+    async with started(BotWorkers(1, faulty_bots.thoughtful_bot, 0.3, metrics)) as pool:
+        asked = turns(4, budget=0.4)
+        answers = await asyncio.gather(*(timed_move(pool, turn) for turn in asked))
     state = asked[0].state
-    last_legal = state.format_move(state.legal_moves()[-1])
-    assert [move for move, _ in answers] == [last_legal] * 4  # each thought its 8 thoughts
+    assert all(state.parse_move(move) in state.legal_moves() for move, _ in answers)
+    assert max(after for _, after in answers) < 0.4 + 0.15
     assert fallbacks(metrics) == 0
+    assert metrics.registry.get_sample_value("parlour_bot_searches_shortened_total") >= 3
     assert metrics.registry.get_sample_value("parlour_bot_turns_waiting") == 0
+
+
+async def test_a_quick_level_never_waits_behind_long_searches() -> None:
+    async with started(BotWorkers(1, faulty_bots.levelled_bot, 0.3, Metrics())) as pool:
+        searches = [asyncio.ensure_future(timed_move(pool, turn)) for turn in turns(3)]
+        await asyncio.sleep(0.05)
+        _, quick_after = await timed_move(pool, turns(1, level="easy")[0])
+        slow = await asyncio.gather(*searches)
+    assert quick_after < 0.25
+    assert max(after for _, after in slow) > 0.5
+
+
+async def test_turns_a_person_waits_for_go_before_turns_among_computers() -> None:
+    finished: list[str] = []
+
+    async def move(pool: BotWorkers, turn: BotTurn, name: str) -> None:
+        await pool.move(turn)
+        finished.append(name)
+
+    async with started(BotWorkers(1, faulty_bots.thoughtful_bot, 0.3, Metrics())) as pool:
+        first = asyncio.ensure_future(move(pool, turns(1, budget=0.3)[0], "first"))
+        await asyncio.sleep(0.05)  # the only worker is busy with the first
+        computers = asyncio.ensure_future(move(pool, turns(1, budget=0.3)[0], "computers"))
+        await asyncio.sleep(0.01)
+        person = asyncio.ensure_future(
+            move(pool, turns(1, budget=0.3, waited_on=True)[0], "person")
+        )
+        await asyncio.gather(first, computers, person)
+    assert finished == ["first", "person", "computers"]
 
 
 @pytest.mark.parametrize(
@@ -71,9 +112,13 @@ async def test_a_hung_or_dead_worker_is_replaced(bot: Think, grace: float, reaso
     assert sample == 3
 
 
+def job(turn: BotTurn) -> Job:
+    return turn_job("key", turn, seed=0)
+
+
 async def test_workers_run_at_a_lower_priority_than_the_server() -> None:
     async with started(BotWorkers(1, faulty_bots.niceness_bot, 1.0, Metrics())) as pool:
-        found = await pool.search(turns(1)[0].state, "any", 1.0, 0)
+        found = (await pool.think(job(turns(1)[0]))).found
     assert found["score"] == min(19, os.nice(0) + WORKER_NICENESS)
 
 
@@ -82,9 +127,11 @@ async def test_each_thought_is_heard_as_it_comes_and_the_last_is_the_answer() ->
     state = turns(1)[0].state
     async with started(BotWorkers(1, faulty_bots.thoughtful_bot, 1.0, Metrics())) as pool:
         began = time.monotonic()
-        found = await pool.search(
-            state, "any", 1.0, 0, lambda thought: heard.append((time.monotonic(), thought))
-        )
+        found = (
+            await pool.think(
+                job(turns(1)[0]), lambda thought: heard.append((time.monotonic(), thought))
+            )
+        ).found
         ended = time.monotonic()
     assert [thought["depth"] for _, thought in heard] == list(range(1, 9))
     assert heard[-1][1] == found
