@@ -2,10 +2,12 @@
 
 A bot's move is due a room's think time after its turn began, however many turns wait.
 So a search is given the time left to its deadline, and when others wait behind it, its
-fair share of the workers' time before the earliest of theirs is due, never less than
-`FLOOR`. Turns where a person waits go before turns where only computers play; within
-each, the earliest deadline goes first. Quick levels, which answer in milliseconds
-whatever their budget, have a worker of their own, so they never wait behind searches.
+share of the workers' time before the earliest of theirs is due, never less than `FLOOR`.
+Where a person waits, the turn counts as due half its time sooner and its share weighs
+`URGENT_WEIGHT` times as much: it goes before turns where only computers play and thinks
+longer, yet those still come in time, as no turn is ever passed over past half its time.
+Quick levels, which answer in milliseconds whatever their budget, have a worker of their
+own, so they never wait behind searches.
 """
 
 import heapq
@@ -19,6 +21,10 @@ FLOOR: Final = 0.005
 """The least a search is given: every level has its first sound thought by then."""
 HANDOVER: Final = 0.03
 """Seconds kept back from a deadline for the answer to reach the room."""
+URGENT_LEAD: Final = 0.5
+"""The share of its time by which a turn a person waits for counts as due sooner."""
+URGENT_WEIGHT: Final = 3
+"""How many shares of the workers' time a search a person waits for gets, to one of others."""
 SHORTENED: Final = 0.9
 """A search given less than this share of its room's think time was shortened by load."""
 
@@ -61,7 +67,7 @@ class Dispatch:
 
 @dataclass(order=True)
 class _Entry:
-    rank: tuple[bool, float, int]
+    rank: tuple[float, int]
     queued_at: float = field(compare=False)
     job: Job | None = field(compare=False)
     """None once dropped: heap entries are removed lazily."""
@@ -83,7 +89,8 @@ class JobQueue:
         """Queue a job; ValueError if one with its key is already waiting."""
         if job.key in self._entries:
             raise ValueError(f"job {job.key} is already queued")
-        entry = _Entry((not job.urgent, job.deadline, next(self._order)), now, job)
+        lead = URGENT_LEAD * job.budget if job.urgent else 0.0
+        entry = _Entry((job.deadline - lead, next(self._order)), now, job)
         self._entries[job.key] = entry
         heapq.heappush(self._heap, entry)
 
@@ -127,13 +134,18 @@ class JobQueue:
         behind = [
             entry.job
             for entry in self._entries.values()
-            if entry.job is not None and not entry.job.quick and entry.job.urgent >= job.urgent
+            if entry.job is not None and not entry.job.quick
         ]
         if behind and not job.quick:
             due = min(other.deadline for other in behind) - HANDOVER - now
-            given = min(given, due * self.workers / (len(behind) + 1))
+            weights = sum(_weight(other) for other in behind) + _weight(job)
+            given = min(given, due * self.workers * _weight(job) / weights)
         return max(FLOOR, given)
 
     def _discard_dropped(self) -> None:
         while self._heap and self._heap[0].job is None:
             heapq.heappop(self._heap)
+
+
+def _weight(job: Job) -> int:
+    return URGENT_WEIGHT if job.urgent else 1

@@ -3,7 +3,7 @@
 import pytest
 
 from parlour.rules import GAMES
-from parlour.server.turns import FLOOR, HANDOVER, Job, JobQueue
+from parlour.server.turns import FLOOR, HANDOVER, URGENT_WEIGHT, Job, JobQueue
 
 STATE = GAMES["tribolo"].new(seed=1)
 
@@ -26,13 +26,15 @@ def keys_in_order(queue: JobQueue, now: float = 0.0) -> list[str]:
     return order
 
 
-def test_turns_a_person_waits_for_go_first_then_the_earliest_due() -> None:
+def test_turns_a_person_waits_for_go_first_unless_others_have_waited_half_their_time() -> None:
     queue = JobQueue(workers=2)
-    queue.push(job("bots late", deadline=3.0), now=0.0)
-    queue.push(job("bots soon", deadline=1.0), now=0.0)
-    queue.push(job("person late", deadline=5.0, urgent=True), now=0.0)
-    queue.push(job("person soon", deadline=2.0, urgent=True), now=0.0)
-    assert keys_in_order(queue) == ["person soon", "person late", "bots soon", "bots late"]
+    queue.push(job("bots", deadline=1.0), now=0.0)
+    queue.push(job("person", deadline=1.0, urgent=True), now=0.0)
+    queue.push(job("bots later", deadline=1.6), now=0.6)
+    queue.push(job("person later", deadline=1.6, urgent=True), now=0.6)
+    # The first turn among computers has waited past half its time when the later person's
+    # turn comes, so it goes before it; the later turn among computers has not.
+    assert keys_in_order(queue, now=0.6) == ["person", "bots", "person later", "bots later"]
 
 
 def test_a_search_alone_gets_its_whole_budget_less_what_it_waited() -> None:
@@ -78,18 +80,18 @@ def test_a_search_past_its_deadline_still_gets_the_floor() -> None:
     assert taken.shortened
 
 
-def test_a_persons_turn_is_not_shortened_for_computers_behind_it() -> None:
+def test_a_search_a_person_waits_for_gets_more_of_the_workers_time() -> None:
     queue = JobQueue(workers=1)
     for number in range(20):
         queue.push(job(f"bots{number}", deadline=1.0), now=0.0)
     queue.push(job("person", deadline=1.0, urgent=True), now=0.0)
-    taken = queue.pop(now=0.0)
-    assert taken is not None
-    assert taken.job.key == "person"
-    assert taken.given == pytest.approx(1.0 - HANDOVER)
-    following = queue.pop(now=0.0)
-    assert following is not None
-    assert following.given == pytest.approx((1.0 - HANDOVER) / 20)
+    person = queue.pop(now=0.0)
+    assert person is not None
+    assert person.job.key == "person"
+    assert person.given == pytest.approx((1.0 - HANDOVER) * URGENT_WEIGHT / (20 + URGENT_WEIGHT))
+    computers = queue.pop(now=0.0)
+    assert computers is not None
+    assert computers.given == pytest.approx((1.0 - HANDOVER) / 20)
 
 
 def test_the_quick_lane_takes_only_quick_levels_and_they_do_not_shorten_searches() -> None:
