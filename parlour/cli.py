@@ -18,6 +18,7 @@ from parlour.rules.options import ChoiceOption, parse_options
 
 DEFAULT_PORT = 8765
 REDIS_VARIABLE = "PARLOUR_REDIS_URL"
+MAX_PROCS = 256
 
 
 class CommandError(Exception):
@@ -81,10 +82,16 @@ def _serve(args: argparse.Namespace) -> int:
         data_dir = None if redis_url else data_directory(args.data_dir)
     except OSError as error:
         raise CommandError(f"cannot use the data directory {args.data_dir}: {error}") from None
+    if args.bot_workers == 0 and redis_url is None:
+        raise CommandError(
+            "--bot-workers 0 leaves the bots nobody to think for them: it needs --redis and"
+            " `parlour worker` processes taking their searches"
+        )
     config = ServerConfig(
         host=args.host,
         port=args.port,
         data_dir=data_dir,
+        bot_workers=args.bot_workers,
         bot_pause=args.bot_pause,
         redis_url=redis_url,
         lease_seconds=args.lease,
@@ -95,6 +102,23 @@ def _serve(args: argparse.Namespace) -> int:
         raise CommandError(str(error)) from None
     except OSError as error:
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {error}") from None
+    return 0
+
+
+def _worker(args: argparse.Namespace) -> int:
+    """Take bot searches from a cluster's Redis until SIGTERM or SIGINT."""
+    from parlour.server.serve import run_worker  # noqa: PLC0415 (only `worker` needs it)
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    redis_url = args.redis or os.environ.get(REDIS_VARIABLE) or None
+    if redis_url is None:
+        raise CommandError(
+            f"say which Redis to take searches from: --redis URL or ${REDIS_VARIABLE}"
+        )
+    try:
+        asyncio.run(run_worker(_redis_url(redis_url), args.procs))
+    except ConnectionError as error:
+        raise CommandError(str(error)) from None
     return 0
 
 
@@ -114,6 +138,19 @@ def _lease(text: str) -> float:
     if not 1 <= seconds <= 60:
         raise argparse.ArgumentTypeError("the lease must be from 1 to 60 seconds")
     return seconds
+
+
+def _count(most: int, allow_zero: bool) -> Any:
+    """A parser of a count of processes, from 0 or 1 up to `most`."""
+    least = 0 if allow_zero else 1
+
+    def count(text: str) -> int:
+        number = int(text)
+        if not least <= number <= most:
+            raise argparse.ArgumentTypeError(f"give a number from {least} to {most}")
+        return number
+
+    return count
 
 
 def _port(text: str) -> int:
@@ -200,6 +237,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="least time a bot takes over a move, so people can follow (default 0.4)",
     )
     serve.add_argument(
+        "--bot-workers",
+        type=_count(MAX_PROCS, allow_zero=True),
+        default=2,
+        metavar="N",
+        help="processes that think for the computer players (default 2); with --redis, 0"
+        " leaves the thinking to `parlour worker` processes",
+    )
+    serve.add_argument(
         "--redis",
         metavar="URL",
         help="run as one node of a cluster that keeps its rooms in this Redis"
@@ -214,6 +259,24 @@ def build_parser() -> argparse.ArgumentParser:
         " soon other nodes take over the rooms of a node that is lost (default 3)",
     )
     serve.set_defaults(run=_serve)
+
+    worker = commands.add_parser(
+        "worker",
+        help="think for the computer players of a cluster, on this machine",
+        description="Take bot moves and suggestions from a cluster's Redis for every node,"
+        " in N processes, until SIGTERM or Ctrl-C; searches held are answered first.",
+    )
+    worker.add_argument(
+        "--redis", metavar="URL", help=f"the cluster's Redis (default ${REDIS_VARIABLE})"
+    )
+    worker.add_argument(
+        "--procs",
+        type=_count(MAX_PROCS, allow_zero=False),
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="search processes (default: one per CPU)",
+    )
+    worker.set_defaults(run=_worker)
     _add_client_commands(commands)
     return parser
 

@@ -79,6 +79,11 @@ class Metrics:
             buckets=THINK_BUCKETS,
             registry=registry,
         )
+        self.bot_late_answers = Counter(
+            "parlour_bot_late_answers",
+            "answers from workers to searches already answered or given up, dropped",
+            registry=registry,
+        )
         self.bot_shortened = Counter(
             "parlour_bot_searches_shortened",
             "searches given less than their room's think time because others waited",

@@ -5,6 +5,7 @@ import logging
 import re
 import signal
 from pathlib import Path
+from typing import Final
 
 import platformdirs
 
@@ -14,6 +15,9 @@ from .app import ServerConfig, make_server
 from .routes import WEBSOCKET_PATH
 
 log = logging.getLogger("parlour.server")
+
+WORKER_GRACE: Final = 0.5
+"""Seconds past its time a search in `parlour worker` may run before it is killed."""
 
 
 def data_directory(chosen: Path | None) -> Path:
@@ -57,3 +61,46 @@ async def serve(config: ServerConfig) -> None:
     server.close()
     await server.wait_closed()
     print("parlour server stopped", flush=True)
+
+
+async def run_worker(redis_url: str, procs: int) -> None:
+    """`parlour worker`: take bot searches from the cluster's Redis until told to stop.
+
+    ConnectionError if Redis cannot be reached at the start.
+    """
+    from redis.asyncio import Redis  # noqa: PLC0415
+    from redis.exceptions import RedisError  # noqa: PLC0415
+
+    from parlour import bots  # noqa: PLC0415 (the worker alone loads these here)
+
+    from .cluster.worker import JobWorker  # noqa: PLC0415 (redis is loaded only for a cluster)
+    from .metrics import Metrics  # noqa: PLC0415
+    from .workers import BotWorkers  # noqa: PLC0415
+
+    redis = Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=2)
+    try:
+        await redis.ping()
+    except (RedisError, OSError) as error:
+        await redis.aclose()
+        raise ConnectionError(f"cannot reach Redis: {error}") from None
+    pool = BotWorkers(procs, bots.think, WORKER_GRACE, Metrics())
+    worker = JobWorker(redis, pool)
+    await pool.start()
+    try:
+        await worker.start()
+        print(
+            f"parlour {__version__} worker {worker.name}: {procs} processes taking bot"
+            f" searches from Redis at {shown_url(redis_url)}",
+            flush=True,
+        )
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        await stop.wait()
+        log.info("stopping: answering the searches held, taking no more")
+        await worker.close()
+    finally:
+        await pool.close()
+        await redis.aclose()
+    print(f"parlour worker stopped after {worker.taken} searches", flush=True)

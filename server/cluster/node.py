@@ -29,15 +29,19 @@ from parlour.protocol.wire import Message as Wire
 
 from ..answers import Outbox
 from ..app import ParlourServer, ServerConfig
+from ..metrics import Metrics
 from ..records import room_record
 from ..room import ConnId, Room, Status
 from ..scores import Result
+from ..workers import BotWorkers, Thinkers
 from . import envelopes as env
 from .members import NOTED, Held, Memberships
 from .metrics import ClusterMetrics
 from .outbound import NODE_BITS, RETRY_SECONDS, Change, Outbound, unavailable
 from .records import KEEP, NEW_ROOM, RedisRecords, RoomWrite
+from .remote import RemoteThinkers
 from .takeover import Takeover
+from .worker import JobWorker
 
 log = logging.getLogger("parlour.cluster")
 
@@ -520,6 +524,15 @@ class ClusterNode(Takeover, ParlourServer):
             self.cluster_metrics.redis_up.set(1)
             self.lobby.recheck()
             self._follow_up()
+
+    def _thinkers(self) -> Thinkers:
+        """The cluster's workers, through Redis; this node's processes among them, if any."""
+        config = self.config
+        own = None
+        if config.bot_workers > 0:
+            pool = BotWorkers(config.bot_workers, config.think, config.bot_grace, Metrics())
+            own = JobWorker(self.redis, pool, self.records.prefix)
+        return RemoteThinkers(self.redis, self.metrics, config.bot_grace, own, self.records.prefix)
 
     def _schedule_bots(self) -> None:
         if self.available:

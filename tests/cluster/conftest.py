@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from .processes import REDIS_SERVER, Node, RedisProcess, start_node
+from .processes import REDIS_SERVER, Node, RedisProcess, Worker, start_node, start_worker
 
 StartNode = Callable[..., Awaitable[Node]]
+StartWorker = Callable[[], Awaitable[Worker]]
 
 
 @pytest.fixture
@@ -39,3 +40,21 @@ async def start(redis_server: RedisProcess, tmp_path: Path) -> AsyncIterator[Sta
         yield start_one
     finally:
         await asyncio.gather(*(node.stop() for node in started), return_exceptions=True)
+
+
+@pytest.fixture
+async def worker(redis_server: RedisProcess, tmp_path: Path) -> AsyncIterator[StartWorker]:
+    """Start a `parlour worker` of one process on the test's cluster; every worker started
+    is stopped when the test ends."""
+    started: list[Worker] = []
+
+    async def start_one() -> Worker:
+        log = tmp_path / f"worker-{len(started) + 1}.log"
+        one = await start_worker(redis_server.url, procs=1, log=log)
+        started.append(one)
+        return one
+
+    try:
+        yield start_one
+    finally:
+        await asyncio.gather(*(one.stop() for one in started), return_exceptions=True)

@@ -93,11 +93,10 @@ class RedisProcess:
 
 
 @dataclass
-class Node:
-    """One `parlour serve --redis` process and the port it serves on."""
+class Spawned:
+    """A process a test started, and signals it alone."""
 
     process: asyncio.subprocess.Process
-    port: int
 
     def signal(self, signum: int) -> None:
         if self.process.returncode is None:
@@ -117,6 +116,53 @@ class Node:
             await asyncio.wait_for(self.process.wait(), 20)
         except TimeoutError:
             await self.kill()
+
+
+@dataclass
+class Node(Spawned):
+    """One `parlour serve --redis` process and the port it serves on."""
+
+    port: int
+
+
+@dataclass
+class Worker(Spawned):
+    """One `parlour worker` process."""
+
+    async def searches(self) -> int:
+        """Stop the worker; how many searches it says it took."""
+        await self.stop()
+        assert self.process.stdout is not None
+        said = (await self.process.stdout.read()).decode()
+        found = re.search(r"stopped after (\d+) searches", said)
+        assert found is not None, said
+        return int(found.group(1))
+
+
+async def start_worker(redis_url: str, procs: int = 1, log: Path | None = None) -> Worker:
+    """`parlour worker` on the cluster in `redis_url`, once it takes searches."""
+    with contextlib.ExitStack() as files:
+        stderr = files.enter_context(log.open("ab")) if log else asyncio.subprocess.DEVNULL
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "parlour",
+            "worker",
+            "--redis",
+            redis_url,
+            "--procs",
+            str(procs),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=stderr,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+    assert process.stdout is not None
+    first = (await asyncio.wait_for(process.stdout.readline(), START_TIMEOUT)).decode()
+    if "taking bot searches" not in first:
+        process.kill()
+        await process.wait()
+        raise RuntimeError(f"the worker did not start: {first!r}")
+    return Worker(process)
 
 
 async def start_node(redis_url: str, *args: str, log: Path | None = None) -> Node:

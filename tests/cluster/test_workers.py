@@ -1,0 +1,103 @@
+"""Bot searches through Redis: `parlour worker` processes think for a node with none of
+its own, thoughts and suggestions included, and a worker lost mid-search costs no turn."""
+
+import asyncio
+import functools
+import signal
+
+import pytest
+
+from parlour.protocol import messages as m
+
+from ..server.wsclient import Client
+from .conftest import StartNode, StartWorker
+from .processes import http_get, metric
+
+THINK_MS = 400
+
+
+def bot_thought(version: int, message: m.ServerMessage) -> bool:
+    return isinstance(message, m.Thinking) and message.of == "bot" and message.version == version
+
+
+async def host_tribolo(client: Client, seat: str | None, think_ms: int) -> str:
+    """A Tribolo room of hard bots (and the client in `seat`), thinking shown, started."""
+    create = m.CreateRoom(game="tribolo", public=False, seat=seat, bot_think_ms=think_ms)
+    joined = await client.request(create)
+    assert isinstance(joined, m.Joined), joined
+    room = joined.room["room"]
+    assert isinstance(await client.request(m.FillBots(room=room, level="hard")), m.Ok)
+    assert isinstance(await client.request(m.ShowThinking(room=room, on=True)), m.Ok)
+    assert isinstance(await client.request(m.Start(room=room)), m.Ok)
+    return str(room)
+
+
+async def test_workers_elsewhere_play_the_bots_show_their_thinking_and_suggest(
+    start: StartNode, worker: StartWorker
+) -> None:
+    node = await start("--bot-workers", "0")
+    workers = [await worker(), await worker()]
+    person = await Client.open(node.port, "Ada")
+    room = await host_tribolo(person, "blue", THINK_MS)
+    view = await person.request(m.GetRoom(room=room))
+    assert isinstance(view, m.RoomView)
+    state, version, bot_moves, suggestions = view.room["state"], 0, 0, 0
+    while version < 9 and not state["over"]:
+        if state["to_move"] == "blue":
+            asked = await person.request(m.Suggest(room=room, think_ms=THINK_MS))
+            assert isinstance(asked, m.Suggestion), asked
+            suggestions += 1
+            thought = await person.expect(
+                lambda msg: isinstance(msg, m.Thinking) and msg.of == "suggestion"
+            )
+            assert isinstance(thought, m.Thinking)
+            move = m.Move(room=room, version=version, move=asked.search["move"])
+            assert isinstance(await person.request(move), m.Ok)
+        else:  # a bot moves, thinking aloud
+            thought = await person.expect(functools.partial(bot_thought, version))
+            assert isinstance(thought, m.Thinking)
+            bot_moves += 1
+        version += 1
+        state = (await person.update(version)).state
+    if not state["over"] and state["to_move"] != "blue":
+        bot_moves += 1  # its search is under way
+    await person.close()
+    text = await http_get(node.port, "/metrics")
+    assert metric(text, "parlour_bot_late_answers_total") == 0
+    assert sum(await asyncio.gather(*(one.searches() for one in workers))) == (
+        bot_moves + suggestions
+    )
+    assert (
+        'reason="timeout"' not in text
+        or metric(text, 'parlour_bot_fallbacks_total{reason="timeout"}') == 0
+    )
+
+
+@pytest.mark.parametrize("lost", [signal.SIGKILL, signal.SIGSTOP])
+async def test_a_search_whose_worker_is_lost_is_taken_over_and_played_once(
+    start: StartNode, worker: StartWorker, lost: signal.Signals
+) -> None:
+    node = await start("--bot-workers", "0")
+    first = await worker()
+    watcher = await Client.open(node.port, "Watcher")
+    room = await host_tribolo(watcher, None, 3000)
+    await watcher.expect(lambda msg: isinstance(msg, m.Thinking) and msg.version == 0)
+    first.signal(lost)  # mid-search: its first thought is out, its budget is not
+    second = await worker()
+    await watcher.update(1)
+    await watcher.update(2)  # and the game goes on
+    if lost is signal.SIGSTOP:
+        first.signal(signal.SIGCONT)  # its answer, for a turn already played, comes late
+        async with asyncio.timeout(10):
+            while (
+                metric(await http_get(node.port, "/metrics"), "parlour_bot_late_answers_total") < 1
+            ):
+                await asyncio.sleep(0.2)
+    view = await watcher.request(m.GetRoom(room=room))
+    assert isinstance(view, m.RoomView)
+    assert len(view.room["moves"]) == view.room["version"] >= 2
+    text = await http_get(node.port, "/metrics")
+    assert metric(text, 'parlour_bot_fallbacks_total{reason="timeout"}') == 0
+    assert metric(text, 'parlour_bot_fallbacks_total{reason="error"}') == 0
+    await watcher.close()
+    assert await second.searches() >= 2  # the turn taken over, and the next
