@@ -63,6 +63,8 @@ class ServerConfig:
     port: int = 0
     data_dir: Path | None = None
     bot_workers: int = 2
+    """Processes that search for bots (one more takes only quick levels); a cluster node
+    may have none, leaving its searches to the cluster's other workers."""
     bot_grace: float = 0.5
     """Seconds past the budget before a bot's move is replaced by a fallback."""
     bot_pause: float = 0.0

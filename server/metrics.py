@@ -79,6 +79,12 @@ class Metrics:
             buckets=THINK_BUCKETS,
             registry=registry,
         )
+        self.bot_travel_seconds = Histogram(
+            "parlour_bot_travel_seconds",
+            "time a search spent going to a worker through Redis and its answer coming back",
+            buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25),
+            registry=registry,
+        )
         self.bot_late_answers = Counter(
             "parlour_bot_late_answers",
             "answers from workers to searches already answered or given up, dropped",

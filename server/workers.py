@@ -137,6 +137,8 @@ class Answer:
     found: Report
     given: float
     used: float
+    travel: float = 0.0
+    """Seconds it spent on its way to a worker elsewhere and back, if it went."""
 
 
 class Thinkers:

@@ -1,6 +1,6 @@
 """The cluster in docker-compose.yml (`--profile cluster`): Redis with every write synced,
-two Parlour nodes on it, and HAProxy in front of them, whose configuration HAProxy's own
-checker must pass."""
+two Parlour nodes and a bot worker on it, and HAProxy in front of the nodes, whose
+configuration HAProxy's own checker must pass."""
 
 import shutil
 import subprocess
@@ -48,7 +48,7 @@ def test_the_cluster_profile_holds_redis_two_nodes_and_a_balancer(
     services: dict[str, Any],
 ) -> None:
     cluster = [name for name, found in services.items() if "cluster" in found.get("profiles", [])]
-    assert cluster == ["redis", *NODES, "balancer"]
+    assert cluster == ["redis", *NODES, "worker", "balancer"]
 
 
 def test_redis_syncs_every_write_to_its_append_only_file_on_a_named_volume(
@@ -84,6 +84,19 @@ def test_each_node_serves_on_every_interface_through_redis(
     assert "ports" not in node, "players reach the nodes through the balancer"
 
 
+def test_a_worker_thinks_for_the_nodes_bots_through_the_same_redis(
+    services: dict[str, Any],
+) -> None:
+    worker = services["worker"]
+    command = worker["command"]
+    assert command[0] == "worker"
+    assert option(command, "--redis") == option(services["node1"]["command"], "--redis")
+    assert int(option(command, "--procs")) >= 1
+    assert worker["image"] == services["parlour"]["image"]
+    assert worker["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert "ports" not in worker, "a worker listens on nothing"
+
+
 def test_the_balancer_runs_the_checked_configuration_in_front_of_both_nodes(
     services: dict[str, Any],
 ) -> None:
@@ -95,7 +108,7 @@ def test_the_balancer_runs_the_checked_configuration_in_front_of_both_nodes(
     assert (PurePosixPath(target), mode) == (PurePosixPath(HAPROXY_IMAGE_CONFIG), "ro")
     assert published_ports(balancer, {}) == [("8780", NODE_PORT)]
     assert published_ports(balancer, {"PARLOUR_CLUSTER_PORT": "9000"}) == [("9000", NODE_PORT)]
-    assert set(balancer["depends_on"]) == set(NODES)
+    assert set(balancer["depends_on"]) == {*NODES, "worker"}
     config = HAPROXY_CONFIG.read_text()
     assert f"bind :{NODE_PORT}" in config
     for name in NODES:

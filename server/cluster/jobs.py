@@ -54,6 +54,9 @@ class Done:
     failure: str | None = None
     given: float = 0.0
     used: float = 0.0
+    held: float = 0.0
+    """Seconds from the worker taking the job to its answer: the rest of the node's wait
+    was the way through Redis."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +117,9 @@ def unpack_job(data: bytes, deadline_from_left: Any) -> Posted:
 
 
 def pack_done(done: Done) -> bytes:
-    return msgpack.packb(["d", done.key, done.found, done.failure, done.given, done.used])
+    return msgpack.packb(
+        ["d", done.key, done.found, done.failure, done.given, done.used, done.held]
+    )
 
 
 def pack_heard(heard: Heard) -> bytes:
@@ -126,7 +131,7 @@ def unpack_reply(data: bytes) -> Done | Heard:
     try:
         kind, key, *rest = msgpack.unpackb(data)
         if kind == "d":
-            found, failure, given, used = rest
+            found, failure, given, used, held = rest
             if (found is None) == (failure is None):
                 raise JobError("an answer must have a thought or a failure")
             return Done(
@@ -135,6 +140,7 @@ def unpack_reply(data: bytes) -> Done | Heard:
                 str(failure) if failure is not None else None,
                 float(given),
                 float(used),
+                float(held),
             )
         if kind == "t":
             (thought,) = rest

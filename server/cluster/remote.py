@@ -155,8 +155,10 @@ class RemoteThinkers(Thinkers):
         if done.found is None:
             waiting.answer.set_exception(SearchError(done.failure or "error"))
             return
+        travel = max(0.0, time.monotonic() - waiting.sent_at - done.held)
         self.metrics.bot_used_seconds.observe(done.used)
         self.metrics.bot_given_seconds.observe(done.given)
+        self.metrics.bot_travel_seconds.observe(travel)
         if done.given < waiting.budget * SHORTENED:
             self.metrics.bot_shortened.inc()
-        waiting.answer.set_result(Answer(done.found, done.given, done.used))
+        waiting.answer.set_result(Answer(done.found, done.given, done.used, travel))

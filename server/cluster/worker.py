@@ -11,15 +11,18 @@ left. Answers, and thoughts as they come, go to the channel the job names, in or
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import secrets
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
 from redis.exceptions import RedisError, ResponseError
 
 from ..workers import BotWorkers, SearchError
@@ -82,6 +85,7 @@ class JobWorker:
         self._clock_offset = 0.0
         """Redis's clock less this machine's, in seconds."""
         self._replies: asyncio.Queue[Reply] = asyncio.Queue()
+        self._ends: asyncio.Queue[Finish] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._running: set[asyncio.Task[None]] = set()
         self.taken = 0
@@ -101,6 +105,7 @@ class JobWorker:
             asyncio.create_task(self._take_forever(quick=True)),
             asyncio.create_task(self._keep_forever()),
             asyncio.create_task(self._reply_forever()),
+            asyncio.create_task(self._end_forever()),
         ]
 
     async def close(self, patience: float = 10.0) -> None:
@@ -114,6 +119,7 @@ class JobWorker:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(2.0):
                 await self._replies.join()
+                await self._ends.join()
         for task in (*self._tasks, *self._running):
             task.cancel()
         await asyncio.gather(*self._tasks, *self._running, return_exceptions=True)
@@ -175,15 +181,17 @@ class JobWorker:
 
     async def _run(self, name: str, entry_id: bytes, posted: Posted) -> None:
         job = posted.job
+        taken = time.monotonic()
 
         def heard(thought: dict[str, Any]) -> None:
             self._replies.put_nowait(Publish(posted.reply, pack_heard(Heard(job.key, thought))))
 
         try:
             answer = await self.pool.think(job, heard if job.watched else None)
-            done = Done(job.key, answer.found, None, answer.given, answer.used)
+            held = time.monotonic() - taken
+            done = Done(job.key, answer.found, None, answer.given, answer.used, held)
         except SearchError as failure:
-            done = Done(job.key, None, failure.reason)
+            done = Done(job.key, None, failure.reason, held=time.monotonic() - taken)
         finally:
             self.held[name].pop(entry_id, None)
             self._outstanding[job.quick] -= 1
@@ -195,33 +203,46 @@ class JobWorker:
         self._replies.put_nowait(Finish(name, entry_id, reply))
 
     async def _reply_forever(self) -> None:
-        """Send thoughts and answers in the order they came, a batch per round trip."""
+        """Send thoughts and answers in the order they came, a batch per round trip; then
+        hand the jobs answered to be taken out of their streams.
+
+        Publishing writes nothing, so an answer does not wait for Redis to sync its files
+        to disk, as it would in one round trip with the writes that end its job.
+        """
         while True:
             batch = [await self._replies.get()]
             while not self._replies.empty():
                 batch.append(self._replies.get_nowait())
-            await self._send_until_taken(batch)
-            for _ in batch:
+            sent = [each if isinstance(each, Publish) else each.answer for each in batch]
+            await self._send_until_taken(functools.partial(_publish_all, sent=sent))
+            for each in batch:
+                if isinstance(each, Finish):
+                    self._ends.put_nowait(each)
                 self._replies.task_done()
 
-    async def _send_replies(self, batch: list[Reply]) -> None:
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for each in batch:
-                if isinstance(each, Publish):
-                    pipe.publish(each.channel, each.data)
-                    continue
-                if each.answer is not None:
-                    pipe.publish(each.answer.channel, each.answer.data)
-                stream = stream_key(self.prefix, each.stream)
-                pipe.xack(stream, GROUP, each.entry_id)
-                pipe.xdel(stream, each.entry_id)
-            await pipe.execute()
+    async def _end_forever(self) -> None:
+        """Take answered jobs out of their streams, a batch per round trip."""
+        while True:
+            batch = [await self._ends.get()]
+            while not self._ends.empty():
+                batch.append(self._ends.get_nowait())
+            await self._send_until_taken(functools.partial(self._end_all, batch=batch))
+            for _ in batch:
+                self._ends.task_done()
 
-    async def _send_until_taken(self, batch: list[Reply]) -> None:
+    def _end_all(self, pipe: Pipeline, batch: list[Finish]) -> None:
+        for each in batch:
+            stream = stream_key(self.prefix, each.stream)
+            pipe.xack(stream, GROUP, each.entry_id)
+            pipe.xdel(stream, each.entry_id)
+
+    async def _send_until_taken(self, fill: Callable[[Pipeline], None]) -> None:
         """Send until Redis takes it: an answer lost is a turn played by a fallback."""
         while True:
             try:
-                await self._send_replies(batch)
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    fill(pipe)
+                    await pipe.execute()
                 return
             except (RedisError, OSError) as error:
                 log.warning("cannot answer through Redis: %s", error)
@@ -280,6 +301,12 @@ class JobWorker:
         """Seconds since the entry was added to its stream, by Redis's clock."""
         added = int(entry_id.split(b"-", 1)[0]) / 1000
         return max(0.0, time.time() + self._clock_offset - added)
+
+
+def _publish_all(pipe: Pipeline, sent: list[Publish | None]) -> None:
+    for each in sent:
+        if each is not None:
+            pipe.publish(each.channel, each.data)
 
 
 def _name_of(stream: bytes | str) -> str:

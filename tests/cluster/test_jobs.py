@@ -81,12 +81,12 @@ def test_bytes_that_are_no_job_are_refused(data: bytes) -> None:
 
 
 def test_answers_and_thoughts_round_trip_and_bad_ones_are_refused() -> None:
-    done = Done("k", {"move": "d3"}, None, 0.5, 0.4)
+    done = Done("k", {"move": "d3"}, None, 0.5, 0.4, 0.45)
     assert unpack_reply(pack_done(done)) == done
     failed = Done("k", None, "crashed")
     assert unpack_reply(pack_done(failed)) == failed
     heard = Heard("k", {"move": "d3", "depth": 2})
     assert unpack_reply(pack_heard(heard)) == heard
-    for bad in (b"", msgpack.packb(["d", "k", None, None, 0, 0]), msgpack.packb(["x", "k"])):
+    for bad in (b"", msgpack.packb(["d", "k", None, None, 0, 0, 0]), msgpack.packb(["x", "k"])):
         with pytest.raises(JobError):
             unpack_reply(bad)
