@@ -89,7 +89,8 @@ async def run_worker(redis_url: str, procs: int) -> None:
     try:
         await worker.start()
         print(
-            f"parlour {__version__} worker {worker.name}: {procs} processes taking bot"
+            f"parlour {__version__} worker {worker.name}: {procs}"
+            f" {'process' if procs == 1 else 'processes'} taking bot"
             f" searches from Redis at {shown_url(redis_url)}",
             flush=True,
         )
