@@ -7,6 +7,7 @@ level is an anytime search (`thinking.Level`) that yields its thoughts as it dee
 from .players import (
     UnknownLevelError,
     choose_move,
+    default_level,
     fallback_move,
     level_named,
     levels_for,
@@ -23,6 +24,7 @@ __all__ = [
     "Thought",
     "UnknownLevelError",
     "choose_move",
+    "default_level",
     "fallback_move",
     "level_named",
     "levels_for",

@@ -39,6 +39,17 @@ def levels_for(game_name: str) -> tuple[str, ...]:
     return tuple(level.name for level in levels_of(game_name))
 
 
+ORIGINAL_DEFAULTS: Final[dict[str, str]] = {"tripppin": "3"}
+"""The level a game starts at where its original named one: Tripppin's "starts at three"."""
+
+
+def default_level(game_name: str) -> str:
+    """The level a computer seat takes unless asked otherwise: the original's where it
+    named one, else the middle of the game's levels."""
+    names = levels_for(game_name)
+    return ORIGINAL_DEFAULTS.get(game_name, names[(len(names) - 1) // 2])
+
+
 def level_named(game_name: str, level: str) -> Level:
     """A game's bot level by its name; UnknownLevelError if the game has none so named."""
     found = next((each for each in levels_of(game_name) if each.name == level), None)

@@ -37,7 +37,8 @@ MIN_THINK_MS: Final = 100
 MAX_THINK_MS: Final = 10_000
 DEFAULT_THINK_MS: Final = 1000
 THINKING_FOR: Final = ("bot", "suggestion")
-HOLDER_CHOICES: Final = ("open", "bot")
+HOLDER_CHOICES: Final = ("open", "bot", "human")
+LEFT_SEATS: Final = ("bot", "open")
 MAX_CHAT: Final = 300
 """Characters in one chat message."""
 PROPOSAL_KINDS: Final = ("undo", "new_game")
@@ -117,6 +118,7 @@ class CreateRoom(Message):
     standin_after: int = spec(Integer(0, MAX_STANDIN_AFTER), DEFAULT_STANDIN_AFTER)
     bot_think_ms: int = spec(Integer(MIN_THINK_MS, MAX_THINK_MS), DEFAULT_THINK_MS)
     position: str | None = spec(Text(1, MAX_POSITION), None)
+    left_seats: str = spec(Choice(LEFT_SEATS), "bot")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -125,6 +127,7 @@ class Join(Message):
     room: str = spec(ROOM_REF)
     seat: str | None = spec(COLOUR, None)
     token: str | None = spec(TOKEN, None)
+    name: str | None = spec(NAME, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -137,6 +140,7 @@ class Spectate(Message):
 class Leave(Message):
     TYPE = "leave"
     room: str = spec(ROOM_REF)
+    give_up: bool = spec(BOOL, False)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -146,6 +150,7 @@ class SetSeat(Message):
     seat: str = spec(COLOUR)
     holder: str = spec(Choice(HOLDER_CHOICES))
     level: str | None = spec(LEVEL, None)
+    name: str | None = spec(NAME, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -328,6 +333,16 @@ class SeatChanged(Message):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class SeatSet(Message):
+    TYPE = "seat_set"
+    room: str = spec(STR)
+    seat: str = spec(STR)
+    holder: dict[str, Any] = spec(ANY)
+    by: str | None = spec(STR, None)
+    after: int | None = spec(INT, None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class HintReply(Message):
     TYPE = "hint"
     kind: str = spec(STR)
@@ -389,6 +404,7 @@ class ScoreCardReply(Message):
     preset: str | None = spec(STR, None)
     games: int = spec(INT)
     stood_in: int = spec(INT)
+    changed_hands: int = spec(INT, 0)
     colours: list[Any] = spec(ANY)
     players: list[Any] = spec(ANY)
     best: dict[str, Any] | None = spec(ANY, None)
@@ -456,6 +472,7 @@ ServerMessage = (
     | Update
     | RoomView
     | SeatChanged
+    | SeatSet
     | HintReply
     | Thinking
     | Suggestion
@@ -508,6 +525,7 @@ SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
         Update,
         RoomView,
         SeatChanged,
+        SeatSet,
         HintReply,
         Thinking,
         Suggestion,

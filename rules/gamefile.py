@@ -8,10 +8,12 @@ colour that made it, in the game's own notation::
     [Board "42"]
 
     1. blue d5
+    {red: computer (expert)}
     2. red i5
 
-`Board` deals the start from a board number; `Position` gives it in the game's position
-notation instead. Other tags (`Seats`, `Result`, `Date`, ...) are kept and shown but change
+A line in braces says a seat changed hands there, between the moves around it. `Board`
+deals the start from a board number; `Position` gives it in the game's position notation
+instead. Other tags (`Seats`, `Result`, `Date`, ...) are kept and shown but change
 nothing. Lines starting with `#` are comments. Reading checks everything and replays every
 move: a file that does not make a game is refused with the line that is wrong.
 """
@@ -30,11 +32,23 @@ MAX_CHARS: Final = 1_000_000
 """Longest file read; a game of the longest allowed length fits many times over."""
 _TAG: Final = re.compile(r'\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]')
 _MOVE: Final = re.compile(r"(\d+)\.\s+(\w+)\s+(\S.*)")
+_SEAT_CHANGE: Final = re.compile(r"\{\s*(\w+)\s*:\s*([^{}]*\S)\s*\}")
 _KNOWN: Final = ("Game", "Options", "Board", "Position")
 
 
 class GameFileError(RulesError):
     """A game file that cannot be read or replayed; the message says where and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """A seat that changed hands during the game: who held it from then on."""
+
+    after: int
+    """How many moves had been made."""
+    colour: str
+    holder: str
+    """The new holder in words: a name, `computer (hard)`, `open`."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +62,8 @@ class GameFile:
     moves: tuple[str, ...] = ()
     tags: dict[str, str] = field(default_factory=dict)
     """Tags kept for people (who played, the result, when); they change nothing."""
+    seat_changes: tuple[SeatChange, ...] = ()
+    """Seats that changed hands during the game, in order; they change no move."""
 
     def start(self) -> State[Any]:
         """The position the game started from."""
@@ -74,9 +90,18 @@ class GameFile:
         lines.append("")
         state = self.start()
         for number, move in enumerate(self.moves, start=1):
+            lines += self._seat_lines(number - 1)
             lines.append(f"{number}. {self.game.seats[state.to_move]} {move}")
             state = state.play_text(move)
+        lines += self._seat_lines(len(self.moves))
         return "\n".join(lines) + "\n"
+
+    def _seat_lines(self, after: int) -> list[str]:
+        return [
+            f"{{{each.colour}: {each.holder}}}"
+            for each in self.seat_changes
+            if each.after == after
+        ]
 
 
 def _tag(name: str, value: str) -> str:
@@ -90,10 +115,15 @@ def game_file(
     start: int | str,
     moves: Sequence[str],
     tags: Mapping[str, str] | None = None,
+    *,
+    seat_changes: Sequence[SeatChange] = (),
 ) -> GameFile:
-    """A game file from a board number or a position text, and the moves made."""
+    """A game file from a board number or a position text, the moves made and the seats
+    that changed hands."""
     board, position = (start, None) if isinstance(start, int) else (None, start)
-    return GameFile(game, dict(options), board, position, tuple(moves), dict(tags or {}))
+    return GameFile(
+        game, dict(options), board, position, tuple(moves), dict(tags or {}), tuple(seat_changes)
+    )
 
 
 def parse_game_file(text: str) -> GameFile:
@@ -102,12 +132,19 @@ def parse_game_file(text: str) -> GameFile:
         raise GameFileError(f"a game file is at most {MAX_CHARS:,} characters")
     tags: dict[str, str] = {}
     moves: list[tuple[int, str, str]] = []
+    changes: list[tuple[int, SeatChange]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
+        if line.startswith("{"):
+            found = _SEAT_CHANGE.fullmatch(line)
+            if found is None:
+                raise GameFileError(f"line {number}: a seat change is written {{red: Ann}}")
+            changes.append((number, SeatChange(len(moves), found[1].lower(), found[2])))
+            continue
         if line.startswith("["):
-            if moves:
+            if moves or changes:
                 raise GameFileError(f"line {number}: tags come before the moves")
             found = _TAG.fullmatch(line)
             if found is None:
@@ -122,10 +159,16 @@ def parse_game_file(text: str) -> GameFile:
         moves.append((number, found[2].lower(), found[3].strip()))
     parsed = _start(tags)
     _replay(parsed, moves)
+    for number, change in changes:
+        if change.colour not in parsed.game.seats:
+            raise GameFileError(
+                f"line {number}: {parsed.game.title} has no seat {change.colour!r}"
+            )
     return replace(
         parsed,
         moves=tuple(move for _, _, move in moves),
         tags={name: value for name, value in tags.items() if name not in _KNOWN},
+        seat_changes=tuple(change for _, change in changes),
     )
 
 

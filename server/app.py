@@ -107,7 +107,8 @@ class ParlourServer:
         self._ids = itertools.count(1)
         self.remote_archive: RemoteArchive | None = None
         """Where score cards and saves are asked for when the lobby has no archive at hand."""
-        self._thinking: set[tuple[str, int]] = set()
+        self._thinking: dict[str, tuple[BotTurn, asyncio.Task[None]]] = {}
+        """The bot turn being searched in each room, and the task searching it."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._workers: Thinkers | None = None
         self._server: Server | None = None
@@ -234,11 +235,12 @@ class ParlourServer:
             self.store.close()
             self.store = None
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run `work` in the background, kept until it ends and cancelled on close."""
         task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     # Connections.
 
@@ -360,13 +362,26 @@ class ParlourServer:
         and for every suggestion asked."""
         if self._closing:
             return
+        for room_id in self.lobby.seats_changed():
+            self._stop_thinking(room_id)
         for turn in self.lobby.bot_turns():
-            key = (turn.room, turn.version)
-            if key not in self._thinking:
-                self._thinking.add(key)
-                self._spawn(self._bot_turn(turn))
+            thinking = self._thinking.get(turn.room)
+            if thinking is not None and (thinking[0].version, thinking[0].seating) == (
+                turn.version,
+                turn.seating,
+            ):
+                continue
+            self._stop_thinking(turn.room)
+            self._thinking[turn.room] = (turn, self._spawn(self._bot_turn(turn)))
         for asked in self.lobby.suggestions_asked():
             self._spawn(self._suggest(asked))
+
+    def _stop_thinking(self, room_id: str) -> None:
+        """Cancel the search for a room's bot turn that no longer stands (its seat changed,
+        or moves were taken back): its move would be refused."""
+        thinking = self._thinking.pop(room_id, None)
+        if thinking is not None:
+            thinking[1].cancel()
 
     async def _bot_turn(self, turn: BotTurn) -> None:
         """Ask a worker for the bot's move, then play it through the lobby's checks."""
@@ -381,7 +396,9 @@ class ParlourServer:
                 self.metrics.moves.labels("bot").inc()
             self._send(outbox)
         finally:
-            self._thinking.discard((turn.room, turn.version))
+            thinking = self._thinking.get(turn.room)
+            if thinking is not None and thinking[0] is turn:
+                del self._thinking[turn.room]
         self._follow_up()
 
     async def _suggest(self, asked: SuggestionAsked) -> None:

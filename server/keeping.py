@@ -56,53 +56,56 @@ class Keeping:
 
     def _undo(self, conn: ConnId, message: m.Undo) -> Outbox:
         """Take back the asker's last move and the moves after it, with the others' consent."""
-        room, seat = self._asking_person(conn, message.room)
+        room, seats = self._asking_person(conn, message.room)
         running(room)
-        keep = manage.undo_point(room, room.seats.index(seat))
+        keep = manage.undo_point(room, {room.seats.index(seat) for seat in seats})
         if keep is None:
+            colours = " or ".join(seat.colour for seat in seats)
             raise refuse(
                 ErrorCode.NOTHING_TO_UNDO,
-                f"{seat.colour} has no move to take back"
+                f"{colours} has no move to take back"
                 f" (at most {manage.MAX_UNDONE} moves can be taken back in a row)",
             )
-        return self._propose(conn, message.id, room, seat, kind="undo", keep=keep)
+        return self._propose(conn, message.id, room, seats, kind="undo", keep=keep)
 
     def _new_game(self, conn: ConnId, message: m.NewGame) -> Outbox:
         """Start again with the same seats: at once after a finished game, else by consent."""
-        room, seat = self._asking_person(conn, message.room)
+        room, seats = self._asking_person(conn, message.room)
         if room.status is Status.WAITING:
             raise refuse(ErrorCode.NOT_STARTED, "the game has not started")
         if room.status is Status.FINISHED:
             manage.restart(room, message.board)
             return [(conn, m.Ok(id=message.id)), *self._broadcast_view(room)]
-        return self._propose(conn, message.id, room, seat, kind="new_game", board=message.board)
+        return self._propose(conn, message.id, room, seats, kind="new_game", board=message.board)
 
-    def _asking_person(self, conn: ConnId, ref: str) -> tuple[Room, Seat]:
-        """The room and the asker's seat, if a person holds it and nothing else is asked."""
+    def _asking_person(self, conn: ConnId, ref: str) -> tuple[Room, list[Seat]]:
+        """The room and the seats the asker's people play, if any, and nothing else is
+        asked."""
         room = self._find(conn, ref)
-        seat = room.seat_of(conn)
-        if seat is None or seat.holder is not Holder.HUMAN:
+        seats = room.seats_of(conn)
+        if not seats:
             raise refuse(ErrorCode.NOT_SEATED, "only a person in a seat may ask for that")
         if room.proposal is not None:
             raise refuse(ErrorCode.BUSY, f"a {room.proposal.kind} proposal is waiting for answers")
-        return room, seat
+        return room, seats
 
     def _propose(
         self,
         conn: ConnId,
         request: str | int | None,
         room: Room,
-        seat: Seat,
+        seats: list[Seat],
         *,
         kind: str,
         keep: int = 0,
         board: int | None = None,
     ) -> Outbox:
-        """Do it now if nobody else is a person here; else ask every other person."""
+        """Do it now if nobody else is a person here; else ask every other person. People
+        sharing the asker's screen agree with it."""
         others = {
             other.colour
             for other in room.seats
-            if other.holder in (Holder.HUMAN, Holder.STANDIN) and other != seat
+            if other.holder in (Holder.HUMAN, Holder.STANDIN) and other.conn != conn
         }
         done: Outbox = [(conn, m.Ok(id=request))]
         if not others:
@@ -111,7 +114,7 @@ class Keeping:
         proposal = Proposal(
             id=self.secret(PROPOSAL_ID_BYTES),
             kind=kind,
-            by=seat.colour,
+            by=seats[0].colour,
             waiting=others,
             expires_at=self.clock() + self.proposal_seconds,
             keep=keep,
@@ -122,7 +125,7 @@ class Keeping:
             room=room.id,
             proposal=proposal.id,
             kind=kind,
-            by=seat.colour,
+            by=seats[0].colour,
             asked=sorted(others),
             expires_in=round(self.proposal_seconds),
         )
@@ -133,13 +136,13 @@ class Keeping:
         proposal = room.proposal
         if proposal is None or proposal.id != message.proposal:
             raise refuse(ErrorCode.NO_SUCH_PROPOSAL, "no such proposal waits in this room")
-        seat = room.seat_of(conn)
-        if seat is None or seat.colour not in proposal.waiting:
+        asked = [seat.colour for seat in room.owned_by(conn) if seat.colour in proposal.waiting]
+        if not asked:
             raise refuse(ErrorCode.NO_SUCH_PROPOSAL, "that proposal waits for no answer of yours")
         done: Outbox = [(conn, m.Ok(id=message.id))]
         if not message.accept:
-            return [*done, *self._end_proposal(room, "declined", seat.colour)]
-        proposal.waiting.discard(seat.colour)
+            return [*done, *self._end_proposal(room, "declined", asked[0])]
+        proposal.waiting.difference_update(asked)
         if proposal.waiting:
             return done
         ended = self._end_proposal(room, "accepted", None)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from parlour import __version__
-from parlour.bots import levels_for
+from parlour.bots import default_level, levels_for
 from parlour.protocol import ErrorCode, ProtocolError
 from parlour.protocol import messages as m
 from parlour.rules import GAMES, IllegalMoveError, MalformedMoveError, RulesError, State
@@ -20,7 +20,7 @@ from parlour.rules.dealing import MAX_BOARD_NUMBER
 from .answers import Outbox, refuse, running
 from .archive import Archive, ArchiveAsk
 from .keeping import Keeping
-from .room import ConnId, Holder, Room, Seat, Status
+from .room import ConnId, Holder, LeftSeats, Room, Seat, Status
 from .scores import Result, result_of
 
 MAX_ROOMS: Final = 1000
@@ -47,6 +47,8 @@ class BotTurn:
     """When the turn began, on the lobby's clock: the move is due `budget` after it."""
     waited_on: bool
     """Whether a person in the room waits for the move, rather than only computers."""
+    seating: int = 0
+    """The room's `seating` when the turn began: a seat change since makes it stale."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +112,8 @@ class Lobby(Keeping):
     _asked: list[SuggestionAsked] = field(default_factory=list, repr=False)
     suggesting: set[ConnId] = field(default_factory=set)
     """Connections with a suggestion being searched: one each at a time."""
+    _reseated: set[str] = field(default_factory=set, repr=False)
+    """Rooms whose seats changed since `seats_changed` last looked."""
 
     @property
     def proposal_seconds(self) -> float:
@@ -136,7 +140,9 @@ class Lobby(Keeping):
                 return self._spectate(conn, message)
             case m.Leave():
                 return self._leave(conn, message)
-            case m.SetSeat() | m.FillBots() | m.Start():
+            case m.SetSeat():
+                return self._change_seat(conn, message)
+            case m.FillBots() | m.Start():
                 return self._host_action(conn, message)
             case m.Move():
                 return self._move(conn, message)
@@ -173,7 +179,9 @@ class Lobby(Keeping):
     def _hello(self, conn: ConnId, message: m.Hello) -> Outbox:
         self.names[conn] = message.name
         games = [
-            game.describe() | {"levels": list(levels_for(name))} for name, game in GAMES.items()
+            game.describe()
+            | {"levels": list(levels_for(name)), "default_level": default_level(name)}
+            for name, game in GAMES.items()
         ]
         welcome = m.Welcome(
             id=message.id, version=m.PROTOCOL_VERSION, server=f"parlour {__version__}", games=games
@@ -198,9 +206,10 @@ class Lobby(Keeping):
         room.empty_since = None
 
     def _drop(self, room: Room, conn: ConnId) -> None:
-        seat = room.seat_of(conn)
-        if seat is not None:
-            seat.conn, seat.dropped_at = None, self.clock()
+        for seat in room.owned_by(conn):
+            seat.conn = None
+            if seat.holder is Holder.HUMAN:
+                seat.dropped_at = self.clock()
         if room.host_conn == conn:
             room.host_conn = None
         room.spectators.discard(conn)
@@ -263,6 +272,7 @@ class Lobby(Keeping):
             initial=initial,
             seats=[Seat(colour) for colour in game.seats],
             position=message.position,
+            left_seats=LeftSeats(message.left_seats),
         )
         self._register(room)
         self._unsaved.add(room.id)
@@ -272,7 +282,7 @@ class Lobby(Keeping):
         else:
             room.spectators.add(conn)
         self._enter(room, conn)
-        return [(conn, self._joined(room, conn, message.id, room.host_token))]
+        return [(conn, self._joined(room, conn, message.id, room.host_token, seat))]
 
     def _register(self, room: Room) -> None:
         self.rooms[room.id] = room
@@ -328,8 +338,9 @@ class Lobby(Keeping):
             raise refuse(ErrorCode.NO_SUCH_ROOM, "there is no room with that id or code")
         return room
 
-    def _joined(self, room: Room, conn: ConnId, request: str | int | None, token: str) -> m.Joined:
-        seat = room.seat_of(conn)
+    def _joined(
+        self, room: Room, conn: ConnId, request: str | int | None, token: str, seat: Seat | None
+    ) -> m.Joined:
         hosting = room.host_conn == conn
         return m.Joined(
             id=request,
@@ -346,10 +357,6 @@ class Lobby(Keeping):
         room = self._find(conn, message.room)
         if message.token is not None:
             return self._rejoin(room, conn, message)
-        if room.seat_of(conn) is not None:
-            held = room.seat_of(conn)
-            assert held is not None
-            raise refuse(ErrorCode.SEAT_TAKEN, f"you already hold {held.colour} in this room")
         if message.seat is not None:
             seat = room.seat_named(message.seat)
             if seat is None:
@@ -360,92 +367,175 @@ class Lobby(Keeping):
             seat = next((seat for seat in room.seats if seat.holder is Holder.OPEN), None)
             if seat is None:
                 raise refuse(ErrorCode.ROOM_FULL, "every seat in this room is taken")
-        # A host's seat takes the host's token, so that one token brings back both.
-        token = room.host_token if room.host_conn == conn else self.secret(SECRET_BYTES)
-        seat.seat_human(self.names[conn], token, conn)
+        token = self._token_for(room, conn)
+        seat.seat_human(message.name or self.names[conn], token, conn)
         room.spectators.discard(conn)
         self._enter(room, conn)
-        joined = self._joined(room, conn, message.id, token)
-        return [(conn, joined), *self._broadcast_view(room, but=conn)]
+        joined = self._joined(room, conn, message.id, token, seat)
+        return [(conn, joined), *self._seat_changed(room, seat, conn, but=conn)]
+
+    def _token_for(self, room: Room, conn: ConnId) -> str:
+        """The token for a seat `conn` takes: the one it already has in the room (the host's,
+        or its other seats'), so that one token brings back everything it holds."""
+        return room.token_of(conn) or self.secret(SECRET_BYTES)
 
     def _rejoin(self, room: Room, conn: ConnId, message: m.Join) -> Outbox:
-        """Take a seat, or hosting, back with its token."""
+        """Take every seat a token holds, and hosting, back with it."""
         token = message.token or ""
-        seat = next(
-            (
-                seat
-                for seat in room.seats
-                if seat.token and secrets.compare_digest(seat.token, token)
-            ),
-            None,
-        )
+        seats = [
+            seat for seat in room.seats if seat.token and secrets.compare_digest(seat.token, token)
+        ]
         hosting = secrets.compare_digest(token, room.host_token)
-        if seat is None and not hosting:
+        if not seats and not hosting:
             raise refuse(ErrorCode.BAD_TOKEN, "that token holds no seat in this room")
         outbox: Outbox = []
-        if seat is not None:
-            held = room.seat_of(conn)
-            if held is not None and held is not seat:
-                raise refuse(ErrorCode.SEAT_TAKEN, f"you already hold {held.colour} in this room")
+        back: list[Seat] = []
+        for seat in seats:
             if seat.conn is not None and seat.conn != conn:
                 room.spectators.add(seat.conn)
                 outbox.append((seat.conn, m.SeatChanged(room=room.id, seat=seat.colour)))
-            seat.holder, seat.conn, seat.dropped_at = Holder.HUMAN, conn, None
-            seat.name = self.names[conn]
-            seat.level = None
+            seat.conn, seat.dropped_at = conn, None
+            if seat.holder is Holder.STANDIN:
+                seat.take_back()
+                back.append(seat)
+        if seats:
             room.spectators.discard(conn)
         else:
             room.spectators.add(conn)
         if hosting:
             room.host_conn = conn
         self._enter(room, conn)
-        joined = self._joined(room, conn, message.id, token)
+        joined = self._joined(room, conn, message.id, token, next(iter(seats), None))
+        for seat in back:
+            outbox += self._seat_told(room, seat, by=None)
         return [(conn, joined), *outbox, *self._broadcast_view(room, but=conn)]
 
     def _spectate(self, conn: ConnId, message: m.Spectate) -> Outbox:
         room = self._find(conn, message.room)
-        if room.seat_of(conn) is None:
+        if not room.owned_by(conn):
             room.spectators.add(conn)
         self._enter(room, conn)
         return [(conn, m.Watching(id=message.id, room=room.view(conn)))]
 
     def _leave(self, conn: ConnId, message: m.Leave) -> Outbox:
+        """Out of the room: the seats stay the person's, unless they give them up."""
         room = self._find(conn, message.room)
+        outbox: Outbox = [(conn, m.Ok(id=message.id))]
+        if message.give_up:
+            for seat in room.owned_by(conn):
+                self._give_up(room, seat)
+                outbox += self._seat_told(room, seat, by=self.names[conn])
         self._drop(room, conn)
-        return [(conn, m.Ok(id=message.id)), *self._broadcast_view(room)]
+        return [*outbox, *self._broadcast_view(room)]
 
-    def _host_action(self, conn: ConnId, message: m.SetSeat | m.FillBots | m.Start) -> Outbox:
+    def _give_up(self, room: Room, seat: Seat) -> None:
+        """A seat its person gives up: it opens, or during a game goes to the computer if
+        the room says so."""
+        if room.status is Status.WAITING or room.left_seats is LeftSeats.OPEN:
+            seat.open()
+        else:
+            seat.seat_bot(seat.level or default_level(room.game.name))
+        room.record_seat_change(seat)
+
+    def _host_action(self, conn: ConnId, message: m.FillBots | m.Start) -> Outbox:
         room = self._find(conn, message.room)
         if room.host_conn != conn:
             raise refuse(ErrorCode.NOT_HOST, "only the room's host may do that")
         if room.status is not Status.WAITING:
-            raise refuse(ErrorCode.NOT_WAITING, "the game has begun: the seats are set")
-        if isinstance(message, m.SetSeat):
-            self._set_seat(room, message)
-        elif isinstance(message, m.FillBots):
+            raise refuse(ErrorCode.NOT_WAITING, "the game has begun")
+        outbox: Outbox = [(conn, m.Ok(id=message.id))]
+        if isinstance(message, m.FillBots):
             level = self._level(room, message.level)
             for seat in room.seats:
                 if seat.holder is Holder.OPEN:
                     seat.seat_bot(level)
+                    room.record_seat_change(seat)
         else:
             self._start(room)
-        return [(conn, m.Ok(id=message.id)), *self._broadcast_view(room)]
+        return [*outbox, *self._broadcast_view(room)]
 
-    def _set_seat(self, room: Room, message: m.SetSeat) -> None:
+    def _change_seat(self, conn: ConnId, message: m.SetSeat) -> Outbox:
+        """A seat handed to the computer, taken back by a person, given a new level or
+        opened: by the host for any seat not held by another person who is here, and by
+        anyone for their own seats; at any time but while a proposal waits."""
+        room = self._find(conn, message.room)
         seat = room.seat_named(message.seat)
         if seat is None:
             raise self._no_such_seat(room.game.title, message.seat, room.game.seats)
-        if seat.holder is Holder.HUMAN:
+        own = seat.conn == conn
+        taking_open = seat.holder is Holder.OPEN and message.holder == "human"
+        if not (own or taking_open or room.host_conn == conn):
+            raise refuse(ErrorCode.NOT_HOST, "only the host may change a seat that is not yours")
+        if seat.conn is not None and not own:
             raise refuse(ErrorCode.SEAT_TAKEN, f"{seat.colour} is held by {seat.name}")
+        if room.proposal is not None:
+            raise refuse(
+                ErrorCode.BUSY, f"the game waits for answers to a {room.proposal.kind} proposal"
+            )
+        before = seat.describe()
         if message.holder == "bot":
-            seat.seat_bot(self._level(room, message.level))
+            self._to_computer(room, seat, self._level(room, message.level), own=own)
+        elif message.holder == "human":
+            if own:
+                seat.take_back()
+            else:
+                name = message.name or self.names[conn]
+                seat.seat_human(name, self._token_for(room, conn), conn)
+                room.spectators.discard(conn)
+                self._enter(room, conn)
         else:
             seat.open()
+            if own:
+                room.spectators.add(conn)
+        done: Outbox = [(conn, m.Ok(id=message.id))]
+        if seat.describe() == before:
+            return done
+        return [*done, *self._seat_changed(room, seat, conn)]
+
+    @staticmethod
+    def _to_computer(room: Room, seat: Seat, level: str, *, own: bool) -> None:
+        """The computer plays `seat` at `level`: for its person, if it is theirs."""
+        if seat.holder is Holder.OPEN:
+            seat.seat_bot(level)
+        elif seat.holder is Holder.HUMAN and not own:
+            seat.holder, seat.level = Holder.STANDIN, level
+            if room.status is Status.PLAYING:
+                room.stood_in.add(seat.colour)
+        elif seat.holder is Holder.HUMAN:
+            seat.hand_to_computer(level)
+        else:
+            seat.level = level
+
+    def _seat_changed(
+        self, room: Room, seat: Seat, by: ConnId, but: ConnId | None = None
+    ) -> Outbox:
+        """A seat changed hands: noted in the room, told to everyone, the view sent."""
+        room.record_seat_change(seat)
+        told = self._seat_told(room, seat, by=self.names[by])
+        return [*told, *self._broadcast_view(room, but=but)]
+
+    def _seat_told(self, room: Room, seat: Seat, by: str | None) -> Outbox:
+        """`seat_set` to everyone in the room; `by` None for the server's own doing."""
+        self._reseated.add(room.id)
+        notice = m.SeatSet(
+            room=room.id,
+            seat=seat.colour,
+            holder=seat.describe()["holder"],
+            by=by,
+            after=None if room.status is Status.WAITING else len(room.moves),
+        )
+        return [(member, notice) for member in sorted(room.connections())]
+
+    def seats_changed(self) -> set[str]:
+        """The rooms whose seats changed since the last call: their bots' searches are
+        stale."""
+        changed, self._reseated = self._reseated, set()
+        return changed
 
     def _level(self, room: Room, level: str | None) -> str:
         levels = levels_for(room.game.name)
         if level is None:
-            return levels[0]
+            return default_level(room.game.name)
         if level not in levels:
             raise refuse(
                 ErrorCode.NO_SUCH_LEVEL,
@@ -464,6 +554,7 @@ class Lobby(Keeping):
             )
         room.state = room.initial
         room.status = Status.FINISHED if room.state.is_over else Status.PLAYING
+        room.begin_record()
 
     @staticmethod
     def _no_such_seat(title: str, colour: str, seats: tuple[str, ...]) -> ProtocolError:
@@ -477,13 +568,21 @@ class Lobby(Keeping):
 
     def _move(self, conn: ConnId, message: m.Move) -> Outbox:
         room = self._find(conn, message.room)
-        seat = room.seat_of(conn)
-        if seat is None:
-            raise refuse(ErrorCode.NOT_SEATED, "you hold no seat in this room")
+        seat = self._playing_seat(room, conn)
         return [
             (conn, m.Ok(id=message.id)),
             *self._play(room, seat, message.version, message.move),
         ]
+
+    @staticmethod
+    def _playing_seat(room: Room, conn: ConnId) -> Seat:
+        """The seat `conn` plays whose turn it is, or failing that its first (for the error
+        that says it is not its turn); NOT_SEATED if it plays none."""
+        seats = room.seats_of(conn)
+        if not seats:
+            raise refuse(ErrorCode.NOT_SEATED, "you hold no seat in this room")
+        to_move = room.state.to_move if room.state is not None else None
+        return next((seat for seat in seats if room.seats.index(seat) == to_move), seats[0])
 
     def play_bot(self, turn: BotTurn, move: str) -> Outbox:
         """A bot's move, checked exactly as a person's; ProtocolError if refused."""
@@ -491,8 +590,8 @@ class Lobby(Keeping):
         if room is None:
             raise refuse(ErrorCode.NO_SUCH_ROOM, "the room has closed")
         seat = room.seat_named(turn.colour)
-        if seat is None or not seat.plays_as_bot:
-            raise refuse(ErrorCode.NOT_SEATED, f"no bot holds {turn.colour} any more")
+        if seat is None or not seat.plays_as_bot or room.seating != turn.seating:
+            raise refuse(ErrorCode.NOT_SEATED, f"{turn.colour}'s seat changed hands")
         return self._play(room, seat, turn.version, move)
 
     def _play(self, room: Room, seat: Seat, version: int, text: str) -> Outbox:
@@ -558,9 +657,7 @@ class Lobby(Keeping):
     def _own_turn(self, conn: ConnId, ref: str, what: str) -> tuple[Room, Seat, State[Any]]:
         """The room, seat and state where it is `conn`'s turn; else the error that says why."""
         room = self._find(conn, ref)
-        seat = room.seat_of(conn)
-        if seat is None:
-            raise refuse(ErrorCode.NOT_SEATED, "you hold no seat in this room")
+        seat = self._playing_seat(room, conn)
         state = running(room)
         if room.seats.index(seat) != state.to_move:
             raise refuse(ErrorCode.NOT_YOUR_TURN, f"{what} are for the seat whose turn it is")
@@ -647,15 +744,15 @@ class Lobby(Keeping):
                 continue
             if room.proposal is not None and now >= room.proposal.expires_at:
                 outbox += self._end_proposal(room, "expired", None)
-            if room.status is Status.PLAYING and self._stand_in(room, now):
-                outbox += self._broadcast_view(room)
+            if room.status is Status.PLAYING:
+                outbox += self._stand_in(room, now)
         return outbox
 
-    def _stand_in(self, room: Room, now: float) -> bool:
-        """Whether a bot took over a seat whose person has been away too long."""
+    def _stand_in(self, room: Room, now: float) -> Outbox:
+        """A bot takes over each seat whose person has been away too long."""
         if room.standin_after == 0:
-            return False
-        changed = False
+            return []
+        outbox: Outbox = []
         for seat in room.seats:
             away = seat.dropped_at
             if (
@@ -665,8 +762,9 @@ class Lobby(Keeping):
             ):
                 seat.holder, seat.level = Holder.STANDIN, levels_for(room.game.name)[-1]
                 room.stood_in.add(seat.colour)
-                changed = True
-        return changed
+                room.record_seat_change(seat)
+                outbox += self._seat_told(room, seat, by=None)
+        return [*outbox, *self._broadcast_view(room)] if outbox else []
 
     def _close(self, room: Room) -> None:
         del self.rooms[room.id]
@@ -700,6 +798,7 @@ class Lobby(Keeping):
                         other.holder is Holder.HUMAN and other.conn is not None
                         for other in room.seats
                     ),
+                    seating=room.seating,
                 )
                 turns.append(turn)
         return turns

@@ -4,13 +4,14 @@ Pure functions of a room; the lobby decides who may ask and whose consent it tak
 """
 
 import secrets
+from dataclasses import replace
 from typing import Any, Final
 
 from parlour.rules import State
 from parlour.rules.dealing import MAX_BOARD_NUMBER
 from parlour.rules.gamefile import GameFile, game_file
 
-from .room import Holder, Room, Seat, Status
+from .room import Holder, Room, Status
 
 MAX_UNDONE: Final = 40
 """Moves that may be taken back one after another, as Tripppin allowed."""
@@ -26,11 +27,12 @@ def movers(room: Room) -> list[int]:
     return seats
 
 
-def undo_point(room: Room, seat: int) -> int | None:
-    """How many moves stay when `seat` takes back its last move and every move after it;
-    None if it has made none, or taking them back would go past the limit."""
+def undo_point(room: Room, seats: set[int]) -> int | None:
+    """How many moves stay when `seats` (the people at one screen) take back their last
+    move and every move after it; None if they have made none, or taking them back would
+    go past the limit."""
     made = movers(room)
-    last = next((ply for ply in range(len(made) - 1, -1, -1) if made[ply] == seat), None)
+    last = next((ply for ply in range(len(made) - 1, -1, -1) if made[ply] in seats), None)
     if last is None or room.undone + len(made) - last > MAX_UNDONE:
         return None
     return last
@@ -43,6 +45,7 @@ def rewind(room: Room, keep: int) -> None:
         state = state.play_text(move)
     room.undone += len(room.moves) - keep
     room.moves = room.moves[:keep]
+    room.seat_log = [replace(change, after=min(change.after, keep)) for change in room.seat_log]
     room.state = state
     room.status = Status.PLAYING
     room.version += 1
@@ -69,6 +72,7 @@ def restart(room: Room, board: int | None = None) -> None:
     room.undone = 0
     room.stood_in = {seat.colour for seat in room.seats if seat.holder is Holder.STANDIN}
     room.status = Status.PLAYING
+    room.begin_record()
     room.version += 1
 
 
@@ -82,23 +86,19 @@ def load(room: Room, loaded: GameFile) -> None:
     room.state = loaded.replay()
     room.status = Status.FINISHED if room.state.is_over else Status.PLAYING
     room.undone = 0
+    room.seats_at_start = loaded.tags.get("Seats") or room.holders_text()
+    room.seat_log = list(loaded.seat_changes)
     room.version += 1
 
 
 def game_file_of(room: Room) -> GameFile:
-    """The room's game as a game file, with who held the seats and any result."""
-    holders = "; ".join(f"{seat.colour}: {_holder(seat)}" for seat in room.seats)
-    tags = {"Seats": holders}
+    """The room's game as a game file, with who held the seats at the start, every change
+    of hands since, and any result."""
+    tags = {"Seats": room.seats_at_start or room.holders_text()}
     if room.state is not None and room.state.is_over:
         scores = room.state.scores()
         tags["Result"] = ", ".join(
             f"{seat.colour} {score}" for seat, score in zip(room.seats, scores, strict=True)
         )
     start: int | str = room.position if room.position is not None else room.board
-    return game_file(room.game, room.options, start, room.moves, tags)
-
-
-def _holder(seat: Seat) -> str:
-    if seat.holder in (Holder.BOT, Holder.STANDIN) and seat.name is None:
-        return f"computer ({seat.level})"
-    return seat.name or "open"
+    return game_file(room.game, room.options, start, room.moves, tags, seat_changes=room.seat_log)

@@ -8,8 +8,9 @@ a restored room has everyone disconnected until they come back with their tokens
 from typing import Any, Final
 
 from parlour.rules import GAMES, RulesError
+from parlour.rules.gamefile import SeatChange
 
-from .room import Holder, Room, Seat, Status
+from .room import Holder, LeftSeats, Room, Seat, Status
 
 RECORD_VERSION: Final = 1
 
@@ -38,6 +39,10 @@ def room_record(room: Room) -> dict[str, Any]:
         "moves": list(room.moves),
         "undone": room.undone,
         "stood_in": sorted(room.stood_in),
+        "left_seats": room.left_seats.value,
+        "changed_hands": sorted(room.changed_hands),
+        "seats_at_start": room.seats_at_start,
+        "seat_log": [[change.after, change.colour, change.holder] for change in room.seat_log],
         "seats": [
             {
                 "colour": seat.colour,
@@ -106,9 +111,20 @@ def _restore(record: dict[str, Any], now: float) -> Room:
         moves=moves,
         version=int(record["version"]),
         stood_in={str(colour) for colour in record.get("stood_in", [])},
+        left_seats=LeftSeats(record.get("left_seats", LeftSeats.BOT.value)),
+        changed_hands={str(colour) for colour in record.get("changed_hands", [])},
+        seats_at_start=_optional_text(record.get("seats_at_start")),
+        seat_log=[
+            SeatChange(int(after), str(colour), str(holder))
+            for after, colour, holder in record.get("seat_log", [])
+        ],
         undone=int(record.get("undone", 0)),
         empty_since=now,
     )
+
+
+def _optional_text(value: Any) -> str | None:
+    return None if value is None else str(value)
 
 
 def _seat(entry: dict[str, Any], now: float) -> Seat:

@@ -5,6 +5,7 @@ from enum import StrEnum
 from typing import Any
 
 from parlour.rules import Game, State
+from parlour.rules.gamefile import SeatChange
 
 ConnId = int
 """The server's number for one WebSocket connection."""
@@ -19,6 +20,13 @@ class Holder(StrEnum):
     STANDIN = "standin"
 
 
+class LeftSeats(StrEnum):
+    """What becomes of a seat its person gives up during a game (protocol.md, 2.3)."""
+
+    BOT = "bot"
+    OPEN = "open"
+
+
 class Status(StrEnum):
     """Where a room is in its life (protocol.md, 5)."""
 
@@ -29,7 +37,12 @@ class Status(StrEnum):
 
 @dataclass
 class Seat:
-    """One colour of the game and whoever holds it."""
+    """One colour of the game and whoever holds it.
+
+    A seat belongs to a person while it has their `name` and `token`: they play it
+    (`human`), or the computer plays it for them, because they handed it over (`bot`) or
+    dropped out (`standin`). `conn` is that person's connection while they are here.
+    """
 
     colour: str
     holder: Holder = Holder.OPEN
@@ -44,6 +57,10 @@ class Seat:
     def plays_as_bot(self) -> bool:
         return self.holder in (Holder.BOT, Holder.STANDIN)
 
+    @property
+    def belongs_to_person(self) -> bool:
+        return self.token is not None
+
     def describe(self) -> dict[str, Any]:
         """The seat as protocol.md's `seat` map."""
         holder: dict[str, Any] = {"kind": self.holder.value}
@@ -51,9 +68,20 @@ class Seat:
             holder |= {"name": self.name, "connected": self.conn is not None}
         elif self.holder is Holder.BOT:
             holder["level"] = self.level
+            if self.belongs_to_person:
+                holder |= {"name": self.name, "connected": self.conn is not None}
         elif self.holder is Holder.STANDIN:
             holder |= {"name": self.name, "level": self.level}
         return {"colour": self.colour, "holder": holder}
+
+    def holder_text(self) -> str:
+        """Who holds the seat, as a game file's `Seats` tag and seat lines write it."""
+        if self.holder is Holder.HUMAN:
+            return self.name or "?"
+        if self.plays_as_bot:
+            playing = f"computer ({self.level})"
+            return f"{playing} for {self.name}" if self.belongs_to_person else playing
+        return "open"
 
     def seat_human(self, name: str, token: str, conn: ConnId) -> None:
         self.holder, self.name, self.token, self.conn = Holder.HUMAN, name, token, conn
@@ -66,6 +94,14 @@ class Seat:
     def open(self) -> None:
         self.holder = Holder.OPEN
         self.name = self.token = self.conn = self.level = self.dropped_at = None
+
+    def hand_to_computer(self, level: str) -> None:
+        """The computer plays the seat for its person from now, until they take it back."""
+        self.holder, self.level = Holder.BOT, level
+
+    def take_back(self) -> None:
+        """The seat's own person plays it again."""
+        self.holder, self.level, self.dropped_at = Holder.HUMAN, None, None
 
 
 @dataclass
@@ -118,14 +154,57 @@ class Room:
     proposal: Proposal | None = None
     stood_in: set[str] = field(default_factory=set)
     """Colours a bot has stood in for during this game."""
+    left_seats: LeftSeats = LeftSeats.BOT
+    seating: int = 0
+    """Counts every change of a seat's holder or level: a bot's search begun before the
+    last change is not played."""
+    seat_log: list[SeatChange] = field(default_factory=list)
+    """The seats that changed hands during this game, in order."""
+    changed_hands: set[str] = field(default_factory=set)
+    """Colours whose holder changed during this game: they count for nobody's score card."""
+    seats_at_start: str | None = None
+    """Who held the seats when this game began, as a game file's `Seats` tag."""
     empty_since: float | None = None
     _observed: tuple[State[Any] | None, dict[int | None, dict[str, Any]]] = field(
         default_factory=lambda: (None, {}), repr=False, compare=False
     )
 
     def seat_of(self, conn: ConnId) -> Seat | None:
-        """The seat `conn` holds here, if any."""
-        return next((seat for seat in self.seats if seat.conn == conn), None)
+        """The first seat `conn` plays here as a person, if any."""
+        return next(iter(self.seats_of(conn)), None)
+
+    def seats_of(self, conn: ConnId) -> list[Seat]:
+        """Every seat `conn` plays here as a person: several where people share a screen."""
+        return [seat for seat in self.seats if seat.conn == conn and seat.holder is Holder.HUMAN]
+
+    def owned_by(self, conn: ConnId) -> list[Seat]:
+        """Every seat that belongs to `conn`'s people, whoever plays it now."""
+        return [seat for seat in self.seats if seat.conn == conn]
+
+    def token_of(self, conn: ConnId) -> str | None:
+        """The token that brings `conn` back: the host's, or that of the seats it holds
+        (one token for every seat taken from one connection)."""
+        if self.host_conn == conn:
+            return self.host_token
+        return next((seat.token for seat in self.owned_by(conn)), None)
+
+    def holders_text(self) -> str:
+        """Who holds each seat, as a game file's `Seats` tag."""
+        return "; ".join(f"{seat.colour}: {seat.holder_text()}" for seat in self.seats)
+
+    def record_seat_change(self, seat: Seat) -> None:
+        """Note that `seat` changed hands: bots searching for it are not played, and during
+        a game the record keeps the change and its score card counts it for nobody."""
+        self.seating += 1
+        if self.status is Status.PLAYING:
+            self.seat_log.append(SeatChange(len(self.moves), seat.colour, seat.holder_text()))
+            self.changed_hands.add(seat.colour)
+
+    def begin_record(self) -> None:
+        """A new game's record: the seats as they are, nothing changed yet."""
+        self.seats_at_start = self.holders_text()
+        self.seat_log = []
+        self.changed_hands = {seat.colour for seat in self.seats if seat.holder is Holder.STANDIN}
 
     def seat_named(self, colour: str) -> Seat | None:
         return next((seat for seat in self.seats if seat.colour == colour), None)
@@ -150,17 +229,24 @@ class Room:
             "seats": [seat.describe() for seat in self.seats],
             "host": self.host_name,
             "bot_think_ms": self.bot_think_ms,
+            "left_seats": self.left_seats.value,
         }
 
     def view(self, conn: ConnId | None) -> dict[str, Any]:
         """The whole room as `conn` sees it (protocol.md, 2.5)."""
         seat = self.seat_of(conn) if conn is not None else None
+        owned = self.owned_by(conn) if conn is not None else []
         return self.summary() | {
             "public": self.public,
             "version": self.version,
             "moves": list(self.moves),
+            "seat_changes": [
+                {"after": change.after, "seat": change.colour, "holder": change.holder}
+                for change in self.seat_log
+            ],
             "state": self.observation(seat),
             "you": seat.colour if seat else None,
+            "yours": [each.colour for each in owned],
         }
 
     def viewpoint(self, seat: Seat | None) -> int | None:

@@ -2,7 +2,9 @@
 
 As Tribolo's "sCores": wins, losses and ties per colour and per player, a tie counted as a
 tie and never as a win, and the best score ever with the player's initials. A game where
-a bot stood in for a person who dropped out is marked, so a card can tell it apart.
+a bot stood in for a person who dropped out is marked, so a card can tell it apart. A seat
+that changed hands during the game counts for its colour but for no player: a game counts
+for a person, or a computer level, only on a seat held from start to end.
 """
 
 import re
@@ -11,6 +13,8 @@ from typing import Any, Final
 
 from .room import Holder, Room
 
+CHANGED: Final = "changed"
+"""The kind of a seat that changed hands during the game."""
 STANDARD: Final = "standard"
 """The preset of games without named boards."""
 CUSTOM: Final = "custom"
@@ -21,13 +25,21 @@ CUSTOM: Final = "custom"
 class SeatResult:
     colour: str
     kind: str
-    """`human`, `bot` or `standin` when the game ended."""
+    """`human` or `bot` for a seat held from start to end; else `changed`."""
     name: str | None
     """The person's name; None for a bot."""
     level: str | None
     outcome: str
     """`win`, `loss` or `tie`."""
     score: int
+
+    @property
+    def player(self) -> str | None:
+        """Whom the seat's result counts for on a score card: a person's name, or
+        `computer, level L`; None for a seat that changed hands."""
+        if self.kind == CHANGED:
+            return None
+        return self.name if self.name is not None else f"computer, level {self.level}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +54,8 @@ class Result:
     stood_in: bool
     """Whether a bot played for a dropped person at some time in the game."""
     seats: tuple[SeatResult, ...]
+    changed_hands: bool = False
+    """Whether any seat changed hands during the game."""
     version: int = 0
     """The room's version when the game ended: with the room, it names this game."""
 
@@ -64,13 +78,14 @@ def result_of(room: Room) -> Result:
     seats = []
     for index, seat in enumerate(room.seats):
         outcome = "loss" if index not in winners else "win" if len(winners) == 1 else "tie"
-        person = seat.holder in (Holder.HUMAN, Holder.STANDIN)
+        changed = seat.colour in room.changed_hands
+        person = seat.holder is Holder.HUMAN and not changed
         seats.append(
             SeatResult(
                 colour=seat.colour,
-                kind=seat.holder.value,
+                kind=CHANGED if changed else seat.holder.value,
                 name=seat.name if person else None,
-                level=seat.level,
+                level=None if changed or person else seat.level,
                 outcome=outcome,
                 score=scores[index],
             )
@@ -82,6 +97,7 @@ def result_of(room: Room) -> Result:
         board=room.board,
         moves=len(room.moves),
         stood_in=bool(room.stood_in),
+        changed_hands=bool(room.changed_hands),
         seats=tuple(seats),
         version=room.version,
     )

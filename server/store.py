@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from .scores import Result, initials
+from .scores import CHANGED, Result, initials
 
 log = logging.getLogger("parlour.server")
 
@@ -172,12 +172,15 @@ class Store:
             f"SELECT count(*), coalesce(sum(r.stood_in), 0) FROM results r WHERE {where}", args
         ).fetchone()
         joined = f"FROM result_seats s JOIN results r ON r.id = s.result WHERE {where}"
+        (changed_hands,) = self._db.execute(
+            f"SELECT count(DISTINCT s.result) {joined} AND s.kind = '{CHANGED}'", args
+        ).fetchone()
         by_colour = self._db.execute(
             f"SELECT s.colour, s.outcome, count(*) {joined} GROUP BY s.colour, s.outcome", args
         ).fetchall()
         by_player = self._db.execute(
             "SELECT coalesce(s.name, 'computer, level ' || s.level), s.outcome, count(*)"
-            f" {joined} GROUP BY 1, s.outcome",
+            f" {joined} AND s.kind != '{CHANGED}' GROUP BY 1, s.outcome",
             args,
         ).fetchall()
         best = self._db.execute(
@@ -188,6 +191,7 @@ class Store:
         return {
             "games": games,
             "stood_in": stood_in,
+            "changed_hands": changed_hands,
             "colours": tally(by_colour, "colour"),
             "players": tally(by_player, "name"),
             "best": None

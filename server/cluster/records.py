@@ -203,6 +203,7 @@ class RedisRecords:
         return {
             "games": int(fields.get("games", 0)),
             "stood_in": int(fields.get("stood_in", 0)),
+            "changed_hands": int(fields.get("changed_hands", 0)),
             "colours": tally(colours, "colour"),
             "players": tally(players, "name"),
             "best": None
@@ -262,11 +263,17 @@ def _score_counts(results: Iterable[Result]) -> str:
     """Finished games as the counts they add to their score cards, for `WRITE_ROOM`."""
     counted = []
     for result in results:
-        counts: dict[str, int] = {"games": 1, "stood_in": int(result.stood_in)}
+        counts: dict[str, int] = {
+            "games": 1,
+            "stood_in": int(result.stood_in),
+            "changed_hands": int(result.changed_hands),
+        }
         best: tuple[str, int] | None = None
         for seat in result.seats:
-            who = seat.name if seat.name is not None else f"computer, level {seat.level}"
-            for field in (f"c:{seat.colour}:{seat.outcome}", f"p:{who}:{seat.outcome}"):
+            fields = [f"c:{seat.colour}:{seat.outcome}"]
+            if seat.player is not None:
+                fields.append(f"p:{seat.player}:{seat.outcome}")
+            for field in fields:
                 counts[field] = counts.get(field, 0) + 1
             if seat.kind == "human" and seat.name and (best is None or seat.score > best[1]):
                 best = (seat.name, seat.score)

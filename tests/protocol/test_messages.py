@@ -73,13 +73,14 @@ INTEGER_FIELDS = [
     ("suggest", "think_ms"),
     ("new_game", "board"),
 ]
-CHOICE_FIELDS = [("set_seat", "holder"), ("hint", "kind")]
+CHOICE_FIELDS = [("set_seat", "holder"), ("hint", "kind"), ("create_room", "left_seats")]
 OTHER_FIELDS = [
     ("create_room", "options"),
     ("create_room", "public"),
     ("show_thinking", "on"),
     ("answer", "accept"),
     ("save_game", "replace"),
+    ("leave", "give_up"),
 ]
 STRING_FIELDS = [
     field for field in ALL_FIELDS if field not in INTEGER_FIELDS + CHOICE_FIELDS + OTHER_FIELDS
@@ -341,7 +342,7 @@ def test_each_choice_is_accepted(kind: str, name: str, value: str) -> None:
 
 @pytest.mark.parametrize(("kind", "name"), CHOICE_FIELDS)
 @pytest.mark.parametrize(
-    "value", ["human", "standin", "worst", "Bot", "BEST", " open", "", 1, True, ["bot"]], ids=repr
+    "value", ["person", "standin", "worst", "Bot", "BEST", " open", "", 1, True, ["bot"]], ids=repr
 )
 def test_anything_but_a_choice_is_a_bad_field(kind: str, name: str, value: object) -> None:
     assert_bad_field(wire(kind, **{name: value}), name)

@@ -99,6 +99,7 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
     m.Update(room=ROOM, version=1, seat="red", move="e3", passed=[], state=AFTER_MOVE),
     m.RoomView(room=ROOM_VIEW | {"you": "blue"}),
     m.SeatChanged(room=ROOM, seat="red"),
+    m.SeatSet(room=ROOM, seat="red", holder={"kind": "bot", "level": "hard"}, by="Ann", after=4),
     m.HintReply(id=4, kind="possible", moves=["a2", "e3", "n3", "c4", "k4", "m5", "n7"]),
     m.Thinking(room=ROOM, version=3, seat="green", of="bot", search=SEARCH),
     m.Suggestion(id=6, room=ROOM, version=3, search=SEARCH | {"forced": -12}),

@@ -145,16 +145,18 @@ def test_joining_takes_the_named_seat_or_the_first_open_one() -> None:
     assert error_code(table.lobby.handle(3, m.Join(room=room, seat="pink")), 3) == "no_such_seat"
     assert table.join(3, room, seat="green").seat == "green"
     assert error_code(table.lobby.handle(4, m.Join(room=room)), 4) == "room_full"
-    assert error_code(table.lobby.handle(2, m.Join(room=room)), 2) == "seat_taken"
+    assert error_code(table.lobby.handle(2, m.Join(room=room)), 2) == "room_full"
 
 
 def test_others_in_the_room_see_a_new_seat_holder() -> None:
     table = Table()
     room = table.create().room["room"]
     outbox = table.lobby.handle(2, m.Join(room=room, seat="green"))
-    view = answer(outbox, 1)
+    notice, view = to(outbox, 1)
+    bob = {"kind": "human", "name": "Bob", "connected": True}
+    assert notice == m.SeatSet(room=room, seat="green", holder=bob, by="Bob")
     assert isinstance(view, m.RoomView)
-    assert view.room["seats"][2]["holder"] == {"kind": "human", "name": "Bob", "connected": True}
+    assert view.room["seats"][2]["holder"] == bob
     assert view.room["you"] == "blue"
 
 
@@ -188,7 +190,7 @@ def test_only_the_host_sets_seats_and_starts_and_only_while_waiting() -> None:
     table.lobby.handle(1, m.SetSeat(room=room, seat="green", holder="open"))
     assert green.holder is Holder.OPEN
     table.lobby.handle(1, m.FillBots(room=room))
-    assert (green.holder, green.level) == (Holder.BOT, "easy")
+    assert (green.holder, green.level) == (Holder.BOT, "medium")
     assert isinstance(answer(table.lobby.handle(1, m.Start(room=room)), 1), m.Ok)
     assert table.lobby.rooms[room].status is Status.PLAYING
     assert error_code(table.lobby.handle(1, m.FillBots(room=room)), 1) == "not_waiting"
@@ -317,11 +319,10 @@ def test_a_stand_in_plays_for_a_person_away_too_long_until_they_return() -> None
     outbox = table.lobby.tick()
     red = table.lobby.rooms[room].seats[1]
     assert red.holder is Holder.STANDIN and red.level == "expert"
-    assert answer(outbox, 1).room["seats"][1]["holder"] == {
-        "kind": "standin",
-        "name": "Bob",
-        "level": "expert",
-    }
+    standin = {"kind": "standin", "name": "Bob", "level": "expert"}
+    notice, view = to(outbox, 1)
+    assert notice == m.SeatSet(room=room, seat="red", holder=standin, by=None, after=0)
+    assert view.room["seats"][1]["holder"] == standin
     (turn,) = table.lobby.bot_turns()
     assert (turn.colour, turn.version, turn.level) == ("red", 0, "expert")
     table.lobby.play_bot(turn, "e3")

@@ -138,6 +138,7 @@ def test_cards_are_kept_per_board_preset(tmp_path: Path) -> None:
     assert again.score_card("oubliette", "belgian-daisy") == {
         "games": 0,
         "stood_in": 0,
+        "changed_hands": 0,
         "colours": [],
         "players": [],
         "best": None,
