@@ -362,14 +362,13 @@ class ParlourServer:
         and for every suggestion asked."""
         if self._closing:
             return
-        for room_id in self.lobby.seats_changed():
-            self._stop_thinking(room_id)
+        for room_id, colour in self.lobby.seats_changed():
+            thinking = self._thinking.get(room_id)
+            if thinking is not None and thinking[0].colour == colour:
+                self._stop_thinking(room_id)
         for turn in self.lobby.bot_turns():
             thinking = self._thinking.get(turn.room)
-            if thinking is not None and (thinking[0].version, thinking[0].seating) == (
-                turn.version,
-                turn.seating,
-            ):
+            if thinking is not None and _same_turn(thinking[0], turn):
                 continue
             self._stop_thinking(turn.room)
             self._thinking[turn.room] = (turn, self._spawn(self._bot_turn(turn)))
@@ -468,3 +467,12 @@ def make_server(config: ServerConfig) -> ParlourServer:
     from .cluster.node import ClusterNode  # noqa: PLC0415 (redis is loaded only for a cluster)
 
     return ClusterNode(config)
+
+
+def _same_turn(one: BotTurn, other: BotTurn) -> bool:
+    """Whether two bot turns ask for the same move: the same version, seat and holder."""
+    return (one.version, one.colour, one.seat_changes) == (
+        other.version,
+        other.colour,
+        other.seat_changes,
+    )

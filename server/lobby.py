@@ -47,8 +47,8 @@ class BotTurn:
     """When the turn began, on the lobby's clock: the move is due `budget` after it."""
     waited_on: bool
     """Whether a person in the room waits for the move, rather than only computers."""
-    seating: int = 0
-    """The room's `seating` when the turn began: a seat change since makes it stale."""
+    seat_changes: int = 0
+    """The seat's `changes` when the turn began: a change since makes the turn stale."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +112,8 @@ class Lobby(Keeping):
     _asked: list[SuggestionAsked] = field(default_factory=list, repr=False)
     suggesting: set[ConnId] = field(default_factory=set)
     """Connections with a suggestion being searched: one each at a time."""
-    _reseated: set[str] = field(default_factory=set, repr=False)
-    """Rooms whose seats changed since `seats_changed` last looked."""
+    _reseated: set[tuple[str, str]] = field(default_factory=set, repr=False)
+    """Seats (room, colour) changed since `seats_changed` last looked."""
 
     @property
     def proposal_seconds(self) -> float:
@@ -516,7 +516,7 @@ class Lobby(Keeping):
 
     def _seat_told(self, room: Room, seat: Seat, by: str | None) -> Outbox:
         """`seat_set` to everyone in the room; `by` None for the server's own doing."""
-        self._reseated.add(room.id)
+        self._reseated.add((room.id, seat.colour))
         notice = m.SeatSet(
             room=room.id,
             seat=seat.colour,
@@ -526,9 +526,9 @@ class Lobby(Keeping):
         )
         return [(member, notice) for member in sorted(room.connections())]
 
-    def seats_changed(self) -> set[str]:
-        """The rooms whose seats changed since the last call: their bots' searches are
-        stale."""
+    def seats_changed(self) -> set[tuple[str, str]]:
+        """The seats (room, colour) that changed since the last call: their bots' searches
+        are stale."""
         changed, self._reseated = self._reseated, set()
         return changed
 
@@ -590,7 +590,7 @@ class Lobby(Keeping):
         if room is None:
             raise refuse(ErrorCode.NO_SUCH_ROOM, "the room has closed")
         seat = room.seat_named(turn.colour)
-        if seat is None or not seat.plays_as_bot or room.seating != turn.seating:
+        if seat is None or not seat.plays_as_bot or seat.changes != turn.seat_changes:
             raise refuse(ErrorCode.NOT_SEATED, f"{turn.colour}'s seat changed hands")
         return self._play(room, seat, turn.version, move)
 
@@ -798,7 +798,7 @@ class Lobby(Keeping):
                         other.holder is Holder.HUMAN and other.conn is not None
                         for other in room.seats
                     ),
-                    seating=room.seating,
+                    seat_changes=seat.changes,
                 )
                 turns.append(turn)
         return turns

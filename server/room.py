@@ -52,6 +52,9 @@ class Seat:
     level: str | None = None
     dropped_at: float | None = None
     """When the person holding the seat lost their connection, while they are away."""
+    changes: int = 0
+    """Counts every change of the seat's holder or level: a bot's search for it begun
+    before the last change is not played."""
 
     @property
     def plays_as_bot(self) -> bool:
@@ -155,9 +158,6 @@ class Room:
     stood_in: set[str] = field(default_factory=set)
     """Colours a bot has stood in for during this game."""
     left_seats: LeftSeats = LeftSeats.BOT
-    seating: int = 0
-    """Counts every change of a seat's holder or level: a bot's search begun before the
-    last change is not played."""
     seat_log: list[SeatChange] = field(default_factory=list)
     """The seats that changed hands during this game, in order."""
     changed_hands: set[str] = field(default_factory=set)
@@ -195,7 +195,7 @@ class Room:
     def record_seat_change(self, seat: Seat) -> None:
         """Note that `seat` changed hands: bots searching for it are not played, and during
         a game the record keeps the change and its score card counts it for nobody."""
-        self.seating += 1
+        seat.changes += 1
         if self.status is Status.PLAYING:
             self.seat_log.append(SeatChange(len(self.moves), seat.colour, seat.holder_text()))
             self.changed_hands.add(seat.colour)

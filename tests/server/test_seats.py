@@ -137,3 +137,36 @@ async def test_a_spectator_sees_every_move_and_can_move_nothing(server: ParlourS
     assert seen.state["flipped"] == told.state["flipped"] == ["f3"]
     for client in (ann, bob, cy, eve):
         await client.close()
+
+
+async def test_a_seat_taken_back_while_its_bot_thinks_stops_the_search(
+    server: ParlourServer,
+) -> None:
+    ann = await Client.open(server.port, "Ann")
+    joined = await ann.request(
+        m.CreateRoom(game="tribolo", board=7, seat="blue", bot_think_ms=1500)
+    )
+    assert isinstance(joined, m.Joined)
+    room = joined.room["room"]
+    await ann.request(m.FillBots(room=room, level="expert"))
+    await ann.request(m.Start(room=room))
+    waiting = server.metrics.bot_turns_waiting
+    async with asyncio.timeout(5):
+        while waiting._value.get() < 1:  # red's bot is searching
+            await asyncio.sleep(0.02)
+    assert isinstance(await ann.request(m.SetSeat(room=room, seat="red", holder="human")), m.Ok)
+    notice = await ann.expect(lambda message: isinstance(message, m.SeatSet))
+    assert isinstance(notice, m.SeatSet) and notice.seat == "red" and notice.after == 0
+    await asyncio.sleep(0.05)
+    assert waiting._value.get() == 0
+    # Past the search's own deadline no bot move has come; red is Ann's to play.
+    await asyncio.sleep(1.8)
+    assert not [message for message in ann.inbox if isinstance(message, m.Update)]
+    assert isinstance(await ann.request(m.Move(room=room, version=0, move="e3")), m.Ok)
+    update = await ann.update(1)
+    assert update.seat == "red" and update.move == "e3"
+    # Handed back at another level, green's bot and then red's play on.
+    await ann.request(m.SetSeat(room=room, seat="red", holder="bot", level="easy"))
+    second = await ann.update(2)
+    assert second.seat == "green"
+    await ann.close()
