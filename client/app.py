@@ -24,10 +24,10 @@ from parlour.protocol.messages import MAX_CHAT
 
 from .cards import ScoreCardScreen
 from .connection import Connection, ConnectionLostError, Dropped, Event, Reconnected, RefusedError
-from .dialogs import ProposalScreen
+from .dialogs import ProposalScreen, SeatScreen
 from .files import ImportScreen, LoadScreen, SaveScreen, export_path
 from .lobby import LobbyScreen
-from .room import RoomModel, chat_words, levels_in, middle_level, title
+from .room import RoomModel, chat_words, default_level_in, describe_holder, levels_in, title
 from .widgets import BoardView, SeatsPanel
 
 SUGGEST_MS = 2000
@@ -91,7 +91,8 @@ class RoomScreen(Screen[None]):
             yield BoardView(id="board")
             with Vertical(id="side"):
                 levels = self.levels
-                yield SeatsPanel(levels, middle_level(levels), id="seats")
+                level = default_level_in(self.connection.welcome, self.room.game, levels)
+                yield SeatsPanel(levels, level, id="seats")
                 yield Label("", id="invite")
                 yield Static("", id="thoughts")
                 yield RichLog(id="log", max_lines=200, wrap=True)
@@ -115,7 +116,8 @@ class RoomScreen(Screen[None]):
         if not self.composed:
             return
         room = self.room
-        watching = "watching" if room.seat is None else f"playing {title(room.seat)}"
+        playing = " and ".join(title(colour) for colour in room.playing)
+        watching = f"playing {playing}" if playing else "watching"
         self.app.sub_title = f"{room.game.capitalize()}, {watching}"
         if board:
             self.query_one(BoardView).show(room.observation, room.seat)
@@ -159,6 +161,8 @@ class RoomScreen(Screen[None]):
         """What a message asks of the screen beyond redrawing: chat, proposals."""
         if isinstance(event, m.ChatLine):
             self.log_line(chat_words(event))
+        elif isinstance(event, m.SeatSet):
+            self.log_line(self.room.news)
         elif isinstance(event, m.Proposal):
             self.log_line(self.room.news)
             if self.room.asks_me:
@@ -200,15 +204,22 @@ class RoomScreen(Screen[None]):
             self._request(move, lambda _: None)
 
     def on_seats_panel_seat_clicked(self, event: SeatsPanel.SeatClicked) -> None:
-        room = self.room
-        if not room.host or room.status != "waiting":
+        """A seat picked: who is to hold it, for the host or the seat's own person."""
+        room, colour = self.room, event.colour
+        if not room.may_change(colour):
+            self.say(f"Only the host may change {title(colour)}.", error=True)
             return
-        kind = room.holder(event.colour)["kind"]
-        if kind in ("open", "bot"):
-            holder = "bot" if kind == "open" else "open"
-            level = self.query_one(SeatsPanel).level if holder == "bot" else None
-            change = m.SetSeat(room=room.ref, seat=event.colour, holder=holder, level=level)
-            self._request(change, lambda _: None)
+        holder = room.holder(colour)
+        level = str(holder.get("level") or self.query_one(SeatsPanel).level)
+
+        def change(chosen: tuple[str, str | None] | None) -> None:
+            if chosen is not None:
+                kind, level = chosen
+                request = m.SetSeat(room=room.ref, seat=colour, holder=kind, level=level)
+                self._request(request, lambda _: None)
+
+        now = describe_holder(holder, mine=colour in room.playing)
+        self.app.push_screen(SeatScreen(title(colour), now, self.levels, level), change)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         level = self.query_one(SeatsPanel).level
@@ -399,7 +410,7 @@ class ParlourApp(App[None]):
     #log { height: 1fr; }
     #status { height: 2; background: $panel; padding: 0 1; }
     #chat { height: 3; }
-    ProposalScreen, ScoreCardScreen, SaveScreen, LoadScreen, ImportScreen {
+    ProposalScreen, SeatScreen, ScoreCardScreen, SaveScreen, LoadScreen, ImportScreen {
         align: center middle;
     }
     .dialog {
@@ -414,6 +425,7 @@ class ParlourApp(App[None]):
     #card DataTable { height: auto; max-height: 12; margin-bottom: 1; }
     #question { width: 60; }
     #question Horizontal { height: auto; margin-top: 1; }
+    #question Select { width: 24; margin-top: 1; }
     .heading { text-style: bold; }
     """
 

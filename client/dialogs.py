@@ -1,12 +1,13 @@
 """Questions put to the player over the room."""
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label
+from textual.widgets import Button, Label, Select
 
 
 class ProposalScreen(ModalScreen[bool]):
@@ -30,3 +31,50 @@ class ProposalScreen(ModalScreen[bool]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "agree")
+
+
+class SeatScreen(ModalScreen[tuple[str, str | None] | None]):
+    """Who is to hold a seat: a person at this screen, the computer at a level, or nobody;
+    as the originals' Human/Computer menu for each piece. Answers (holder, level)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h", "choose('human')", "Human"),
+        Binding("c", "choose('bot')", "Computer"),
+        Binding("o", "choose('open')", "Open"),
+        Binding("escape", "dismiss(None)", "Cancel"),
+    ]
+
+    def __init__(self, seat: str, now: str, levels: Sequence[str], level: str) -> None:
+        super().__init__()
+        self.seat = seat
+        self.now = now
+        self.levels = list(levels)
+        self.level = level
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="question"):
+            yield Label(f"{self.seat}: {self.now}", classes="heading")
+            yield Select(
+                [(f"level {level}", level) for level in self.levels],
+                value=self.level,
+                allow_blank=False,
+                id="seat-level",
+            )
+            with Horizontal():
+                yield Button("Human (H)", id="human", variant="primary")
+                yield Button("Computer (C)", id="bot", variant="success")
+                yield Button("Open (O)", id="open")
+                yield Button("Cancel (Esc)", id="cancel")
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str):
+            self.level = event.value
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "cancel":
+            self.dismiss(None)
+        elif event.button.id is not None:
+            self.action_choose(event.button.id)
+
+    def action_choose(self, holder: str) -> None:
+        self.dismiss((holder, self.level if holder == "bot" else None))

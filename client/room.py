@@ -39,11 +39,34 @@ def describe_holder(holder: Mapping[str, Any], *, mine: bool = False) -> str:
         if mine:
             name += " (you)"
         return name if holder.get("connected", True) else f"{name}, disconnected"
+    if kind == "bot" and holder.get("name"):
+        return f"computer (level {holder.get('level')}) for {holder.get('name')}"
     if kind == "bot":
         return f"computer, level {holder.get('level')}"
     if kind == "standin":
         return f"computer (level {holder.get('level')}) for {holder.get('name')}"
     return "open"
+
+
+def seat_words(change: m.SeatSet) -> str:
+    """A seat that changed hands, as the log says it."""
+    who = change.by or "The server"
+    holder = change.holder
+    kind = holder.get("kind")
+    seat = title(change.seat)
+    if kind == "human":
+        name = holder.get("name")
+        if change.by is None:
+            return f"{name} is back in {seat}."
+        if name == change.by:
+            return f"{name} took {seat}."
+        return f"{who} gave {seat} to {name}."
+    if kind in ("bot", "standin"):
+        level = holder.get("level")
+        if kind == "standin" and change.by is None:
+            return f"The computer (level {level}) plays {seat} until {holder.get('name')} is back."
+        return f"{who} handed {seat} to the computer, level {level}."
+    return f"{who} opened {seat} for someone to take."
 
 
 def levels_in(welcome: m.Welcome | None, game: str) -> list[str]:
@@ -53,6 +76,17 @@ def levels_in(welcome: m.Welcome | None, game: str) -> list[str]:
         if isinstance(described, dict) and described.get("name") == game:
             return [str(level) for level in described.get("levels", [])]
     return []
+
+
+def default_level_in(welcome: m.Welcome | None, game: str, levels: Sequence[str]) -> str:
+    """The level the server offers first for `game`: the original's default."""
+    games = welcome.games if welcome is not None else []
+    for described in games:
+        if isinstance(described, dict) and described.get("name") == game:
+            level = described.get("default_level")
+            if isinstance(level, str) and level in levels:
+                return level
+    return middle_level(levels)
 
 
 def middle_level(levels: Sequence[str]) -> str:
@@ -72,6 +106,7 @@ class RoomModel:
     ref: str
     """How this connection names the room to the server: a private room's code, else its id."""
     seat: str | None = None
+    """The seat this screen plays now: the one to move where it plays several."""
     token: str | None = None
     host: bool = False
     code: str | None = None
@@ -88,14 +123,15 @@ class RoomModel:
     @classmethod
     def joined(cls, message: m.Joined, ref: str | None = None) -> "RoomModel":
         """The room just joined; `ref` is what it was joined by (the code, for a guest)."""
-        return cls(
+        room = cls(
             message.room,
             message.code or ref or str(message.room["room"]),
-            seat=message.seat,
             token=message.token,
             host=message.host,
             code=message.code,
         )
+        room.seat = room.playing_now()
+        return room
 
     @classmethod
     def watching(cls, message: m.Watching, ref: str) -> "RoomModel":
@@ -132,13 +168,43 @@ class RoomModel:
         return None if observation is None else observation.get("to_move")
 
     @property
+    def yours(self) -> list[str]:
+        """Every seat that is this screen's: played here, or by the computer for it."""
+        return [str(colour) for colour in self.view.get("yours", [])]
+
+    @property
+    def playing(self) -> list[str]:
+        """The seats this screen plays as people: several where people share it."""
+        return [colour for colour in self.yours if self.holder(colour).get("kind") == "human"]
+
+    def playing_now(self) -> str | None:
+        """The seat this screen plays whose turn it is, else its first."""
+        playing = self.playing
+        if self.to_move in playing:
+            return self.to_move
+        return playing[0] if playing else None
+
+    @property
+    def shared(self) -> bool:
+        """Whether people share this screen: it plays more than one seat."""
+        return len(self.playing) > 1
+
+    def may_change(self, colour: str) -> bool:
+        """Whether this screen may change who holds `colour`: the host any seat no other
+        connected person holds, anyone their own seats and open ones."""
+        holder = self.holder(colour)
+        if colour in self.yours or holder.get("kind") == "open":
+            return True
+        return self.host and not holder.get("connected", False)
+
+    @property
     def asks_me(self) -> bool:
-        """Whether an open proposal waits for this seat's answer."""
-        return self.proposal is not None and self.seat in self.proposal.asked
+        """Whether an open proposal waits for an answer from this screen."""
+        return self.proposal is not None and bool(set(self.yours) & set(self.proposal.asked))
 
     @property
     def my_turn(self) -> bool:
-        return self.status == "playing" and self.seat is not None and self.to_move == self.seat
+        return self.status == "playing" and self.to_move in self.playing
 
     def holder(self, colour: str | None) -> dict[str, Any]:
         return next((s["holder"] for s in self.seats if s["colour"] == colour), {"kind": "open"})
@@ -168,7 +234,10 @@ class RoomModel:
             case m.SeatChanged() if message.room == self.room_id:
                 self.seat = self.token = None
                 self.host = False
+                self.stale = True
                 self.news = "Your seat was taken back from another connection: you are watching."
+            case m.SeatSet() if message.room == self.room_id:
+                self.news = seat_words(message)
             case _:
                 return False
         return True
@@ -186,6 +255,7 @@ class RoomModel:
             view["status"] = "finished"
         self.view = view
         self.thinking = None
+        self.seat = self.playing_now()
         played = f"{title(update.seat)} played {update.move}."
         passes = " ".join(f"{title(colour)} cannot move and passes." for colour in update.passed)
         self.news = f"{played} {passes}".strip()
@@ -205,7 +275,7 @@ class RoomModel:
             self.thinking = None
         self.view = view
         self.stale = False
-        self.seat = view.get("you")
+        self.seat = self.playing_now()
 
     def status_line(self) -> str:
         """Whose turn, who is thinking, or the result; with the scores."""
@@ -219,7 +289,10 @@ class RoomModel:
         if observation.get("over"):
             return f"{self.result()}   {scores}"
         mover = observation.get("to_move")
-        if mover == self.seat:
+        if mover in self.playing and self.shared:
+            name = self.holder(mover).get("name")
+            turn = f"{title(str(mover))} ({name}) to move: pass the keyboard"
+        elif mover in self.playing:
             turn = "Your move"
         elif self.holder(mover)["kind"] in ("bot", "standin"):
             turn = f"{title(str(mover))} is thinking..."
@@ -233,7 +306,7 @@ class RoomModel:
         winners = [str(colour) for colour in observation.get("winners", [])]
         if not winners or len(winners) == len(self.seats):
             return "Game over: a draw."
-        if self.seat is not None:
+        if self.seat is not None and not self.shared:
             if winners == [self.seat]:
                 return "Game over: you win!"
             if self.seat in winners:

@@ -112,7 +112,8 @@ class BoardView(Widget, can_focus=True):
 
 
 class SeatsPanel(Vertical):
-    """Who holds each seat; for the host of a waiting room, computer players and Start."""
+    """Who holds each seat (pick one to change who plays it); for the host of a waiting
+    room, computer players and Start."""
 
     class SeatClicked(Message):
         def __init__(self, colour: str) -> None:
@@ -144,13 +145,17 @@ class SeatsPanel(Vertical):
         for seat in room.seats:
             colour = seat["colour"]
             mover = "▶ " if room.to_move == colour and room.status == "playing" else "  "
-            holder = describe_holder(seat["holder"], mine=colour == room.seat)
+            holder = describe_holder(seat["holder"], mine=colour in room.playing)
             lines.append((colour, f"{mover}{title(colour)}: {holder}"))
         if lines != self.shown:
-            self.shown = lines
             seats = self.query_one("#seat-list", ListView)
-            seats.clear()
-            seats.extend(ListItem(Label(line), name=colour) for colour, line in lines)
+            if [colour for colour, _ in lines] == [colour for colour, _ in self.shown]:
+                for item, (_, line) in zip(seats.query(ListItem), lines, strict=True):
+                    item.query_one(Label).update(line)
+            else:
+                seats.clear()
+                seats.extend(ListItem(Label(line), name=colour) for colour, line in lines)
+            self.shown = lines
         controls = self.query_one("#host-controls")
         controls.display = room.host and room.status == "waiting"
 

@@ -301,7 +301,6 @@ def _add_client_commands(commands: Any) -> None:
         " players. Keys are shown at the bottom of the screen; Q quits.",
     )
     play.add_argument("game", choices=game_names, metavar="GAME", help="a game name")
-    play.add_argument("--seat", metavar="COLOUR", help="your seat (default: the first)")
     play.add_argument("--bots", metavar="LEVEL", help="the computer players' level")
     play.add_argument(
         "--bot-pause",
@@ -318,9 +317,25 @@ def _add_client_commands(commands: Any) -> None:
     )
     host.add_argument("game", choices=game_names, metavar="GAME", help="a game name")
     host.add_argument("--server", type=_server, required=True, metavar="URL", help="host:port")
-    host.add_argument("--seat", metavar="COLOUR", help="your seat (default: the first)")
     host.add_argument("--public", action="store_true", help="list the room in the lobby")
     for command in (play, host):
+        seats = command.add_mutually_exclusive_group()
+        seats.add_argument("--seat", metavar="COLOUR", help="your seat (default: the first)")
+        seats.add_argument(
+            "--seats",
+            type=_colours,
+            metavar="C,C",
+            help="several seats played from this screen by people taking turns (blue,red)",
+        )
+        seats.add_argument(
+            "--watch", action="store_true", help="take no seat: watch the computers play"
+        )
+        command.add_argument(
+            "--names",
+            type=_colours,
+            metavar="N,N",
+            help="with --seats: the people's names, in the same order (default: Player 2, ...)",
+        )
         start = command.add_mutually_exclusive_group()
         start.add_argument(
             "--board", type=_board_number, metavar="N", help="a board number (default: random)"
@@ -368,6 +383,14 @@ def _add_client_commands(commands: Any) -> None:
             "--name", metavar="NAME", help="the name others see (default: your login name)"
         )
         command.set_defaults(run=_client)
+
+
+def _colours(text: str) -> list[str]:
+    """A comma-separated list, as `--seats blue,red` gives it."""
+    items = [item.strip() for item in text.split(",")]
+    if not all(items):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list like blue,red")
+    return items
 
 
 def _think_ms(text: str) -> int:

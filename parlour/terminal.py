@@ -32,9 +32,9 @@ class SetupError(Exception):
     """The room could not be set up as asked; printed as one line."""
 
 
-def player_name(given: str | None) -> str:
-    """The name others see: the one given, else the login name."""
-    name = given
+def player_name(args: argparse.Namespace) -> str:
+    """The name others see: the first of `--names`, else `--name`, else the login name."""
+    name = (getattr(args, "names", None) or [args.name])[0]
     if name is None:
         with contextlib.suppress(Exception):
             name = getpass.getuser()
@@ -44,11 +44,18 @@ def player_name(given: str | None) -> str:
 
 def room_options(args: argparse.Namespace) -> tuple[dict[str, Any], int | None]:
     """The game options and board number from the command line, checked by the rules,
-    with the seat and computer level asked for."""
+    with the seats and computer level asked for."""
     game = get_game(args.game)
     options = parse_options(game.option_specs, args.option)
-    if args.seat is not None and args.seat not in game.seats:
-        raise SetupError(f"{game.title} has no seat {args.seat!r}: {', '.join(game.seats)}")
+    wanted = seats_wanted(args)
+    for seat in wanted:
+        if seat not in game.seats:
+            raise SetupError(f"{game.title} has no seat {seat!r}: {', '.join(game.seats)}")
+    if len(set(wanted)) != len(wanted):
+        raise SetupError(f"--seats names a seat twice: {','.join(wanted)}")
+    names = getattr(args, "names", None) or []
+    if len(names) > len(wanted):
+        raise SetupError("--names gives more names than --seats gives seats")
     levels = levels_for(game.name)
     if getattr(args, "bots", None) is not None and args.bots not in levels:
         raise SetupError(f"{game.title} has no level {args.bots!r}: {', '.join(levels)}")
@@ -62,12 +69,29 @@ async def _ask(connection: Connection, message: m.ClientMessage) -> m.ServerMess
         raise SetupError(str(error)) from None
 
 
+def seats_wanted(args: argparse.Namespace) -> list[str]:
+    """The seats this screen plays: one, several people's (`--seats`), or none (`--watch`)."""
+    if getattr(args, "watch", False):
+        return []
+    if getattr(args, "seats", None):
+        return list(args.seats)
+    return [args.seat or get_game(args.game).seats[0]]
+
+
+def sharing_names(args: argparse.Namespace, count: int) -> list[str]:
+    """The names of the people at this screen after the first, as `--names` gives them."""
+    given = list(getattr(args, "names", None) or [])[1:]
+    return [*given, *(f"Player {number}" for number in range(len(given) + 2, count + 1))]
+
+
 async def create_room(
     connection: Connection, args: argparse.Namespace, *, public: bool
 ) -> RoomModel:
-    """A new room with this player in the chosen seat (or the first)."""
+    """A new room with this screen in the seats asked for (the first by default); the
+    people sharing it take theirs one by one."""
     options, board = room_options(args)
-    seat = args.seat or get_game(args.game).seats[0]
+    wanted = seats_wanted(args)
+    seat = wanted[0] if wanted else None
     position = getattr(args, "position", None)
     request = m.CreateRoom(
         game=args.game,
@@ -81,7 +105,12 @@ async def create_room(
     )
     answer = await _ask(connection, request)
     assert isinstance(answer, m.Joined)
-    return RoomModel.joined(answer)
+    room = RoomModel.joined(answer)
+    for other, name in zip(wanted[1:], sharing_names(args, len(wanted)), strict=True):
+        joined = await _ask(connection, m.Join(room=room.ref, seat=other, name=name))
+        assert isinstance(joined, m.Joined)
+        room = RoomModel.joined(joined, room.ref)
+    return room
 
 
 async def enter_room(connection: Connection, args: argparse.Namespace) -> RoomModel:
@@ -138,7 +167,7 @@ async def play(args: argparse.Namespace) -> None:
     config = ServerConfig(host="127.0.0.1", port=0, bot_pause=args.bot_pause)
     async with running_server(config) as server:
         url = addresses("127.0.0.1", server.port)[0]
-        async with connected(url, player_name(args.name)) as connection:
+        async with connected(url, player_name(args)) as connection:
             room = await create_room(connection, args, public=False)
             level = args.bots or default_level(connection, args.game)
             await _ask(connection, m.FillBots(room=room.ref, level=level))
@@ -151,7 +180,7 @@ async def host(args: argparse.Namespace) -> None:
     room_options(args)
     if not await edit_position(args):
         return
-    async with connected(args.server, player_name(args.name)) as connection:
+    async with connected(args.server, player_name(args)) as connection:
         room = await create_room(connection, args, public=args.public)
         join = f"parlour join {room.ref} --server {args.server}"
         print(f"Room {room.ref} ({'public' if args.public else 'private'}) is open.")
@@ -165,7 +194,7 @@ async def join(args: argparse.Namespace) -> None:
     """A seat or a view of a room by its code, or the lobby of public rooms."""
     if args.code is None and (args.seat or args.watch):
         raise SetupError("--seat and --watch need the room's CODE; without one, pick in the lobby")
-    async with connected(args.server, player_name(args.name)) as connection:
+    async with connected(args.server, player_name(args)) as connection:
         room = None if args.code is None else await enter_room(connection, args)
         await ParlourApp(connection, room).run_async()
 

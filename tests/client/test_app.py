@@ -13,7 +13,7 @@ from parlour.client.app import ParlourApp, RoomScreen
 from parlour.client.boards.base import Board
 from parlour.client.cards import ScoreCardScreen
 from parlour.client.connection import Connection
-from parlour.client.dialogs import ProposalScreen
+from parlour.client.dialogs import ProposalScreen, SeatScreen
 from parlour.client.files import ImportScreen, LoadScreen, SaveScreen
 from parlour.client.lobby import LobbyScreen
 from parlour.client.room import RoomModel
@@ -304,6 +304,8 @@ async def test_the_host_sets_one_open_seat_to_a_computer_player(
         screen.query_one("#level", Select).value = "expert"
         await until(pilot, lambda: screen.query_one(SeatsPanel).level == "expert", "chosen")
         await pilot.click("#seat-list ListItem:last-of-type")
+        await until(pilot, lambda: isinstance(app.screen, SeatScreen), "the seat menu opened")
+        await pilot.press("c")
         await until(
             pilot, lambda: screen.room.holder("green")["kind"] == "bot", "green took a bot"
         )
