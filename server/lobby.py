@@ -390,6 +390,10 @@ class Lobby(Keeping):
             raise refuse(ErrorCode.BAD_TOKEN, "that token holds no seat in this room")
         outbox: Outbox = []
         back: list[Seat] = []
+        if len(seats) == 1:
+            # One person's seat takes the name they come back under; where people share
+            # a screen, each seat keeps its person's name.
+            seats[0].name = message.name or self.names[conn]
         for seat in seats:
             if seat.conn is not None and seat.conn != conn:
                 room.spectators.add(seat.conn)

@@ -3,7 +3,7 @@
 
 import { element, rebuild } from "./dom.js";
 import { storeSeat } from "./storage.js";
-import { describeHolder, middleLevel, openSeats, title } from "./words.js";
+import { defaultLevel, describeHolder, openSeats, title } from "./words.js";
 
 const REFRESH_MS = 3000;
 const YOU = "you";
@@ -246,37 +246,58 @@ export class LobbyView {
       ...game.options.map(optionControl),
     );
     const levels = game.levels ?? [];
+    const level = defaultLevel(game);
     const rows = game.seats.map((colour, index) => {
       const id = `seat-${colour}`;
       const choices = [
-        element("option", { value: YOU, selected: index === 0 }, "You"),
+        element("option", { value: YOU, selected: index === 0 }, "A person at this screen"),
         element("option", { value: OPEN }, "Open, for a friend"),
-        ...levels.map((level) =>
+        ...levels.map((each) =>
           element(
             "option",
-            { value: `bot:${level}`, selected: index !== 0 && level === middleLevel(levels) },
-            `Computer, level ${level}`,
+            { value: `bot:${each}`, selected: index !== 0 && each === level },
+            `Computer, level ${each}`,
           ),
         ),
       ];
       const select = element("select", { id, name: id, "data-colour": colour }, ...choices);
-      select.addEventListener("change", () => this.oneYou(select));
+      const name = element("input", {
+        id: `name-${colour}`,
+        "data-colour": colour,
+        maxlength: 32,
+        placeholder: "their name",
+        "aria-label": `Name of the person playing ${title(colour)}`,
+      });
+      const showName = () => {
+        const yours = this.seatChoices().filter((seat) => seat.choice === YOU);
+        for (const input of this.seatsBox.querySelectorAll("input[data-colour]")) {
+          input.hidden = !yours.slice(1).some((seat) => seat.colour === input.dataset.colour);
+        }
+      };
+      select.addEventListener("change", showName);
+      name.hidden = true;
       return element(
         "div",
         { class: "field" },
         element("label", { for: id }, title(colour)),
         select,
+        name,
       );
     });
-    this.seatsBox.replaceChildren(element("legend", {}, "Seats"), ...rows);
+    this.seatsBox.replaceChildren(
+      element("legend", {}, "Seats"),
+      ...rows,
+      element("small", {}, "Several people at this screen take turns at one keyboard."),
+    );
   }
 
-  /** Only one seat can be yours: choosing it moves you there from any other. */
-  oneYou(chosen) {
-    if (chosen.value !== YOU) return;
-    for (const select of this.seatsBox.querySelectorAll("select")) {
-      if (select !== chosen && select.value === YOU) select.value = OPEN;
-    }
+  /** Each seat's colour, who is to hold it, and the name typed for a person at this screen. */
+  seatChoices() {
+    return [...this.seatsBox.querySelectorAll("select")].map((select) => ({
+      colour: select.dataset.colour,
+      choice: select.value,
+      name: this.seatsBox.querySelector(`input[data-colour="${select.dataset.colour}"]`)?.value.trim() ?? "",
+    }));
   }
 
   options() {
@@ -290,11 +311,9 @@ export class LobbyView {
   async create({ board, isPublic, thinkMs, standinAfter }) {
     this.error.textContent = "";
     const game = this.game();
-    const choices = [...this.seatsBox.querySelectorAll("select")].map((select) => ({
-      colour: select.dataset.colour,
-      choice: select.value,
-    }));
-    const mine = choices.find((seat) => seat.choice === YOU)?.colour ?? null;
+    const choices = this.seatChoices();
+    const people = choices.filter((seat) => seat.choice === YOU);
+    const mine = people[0]?.colour ?? null;
     const request = {
       type: "create_room",
       game: game.name,
@@ -315,6 +334,10 @@ export class LobbyView {
     const ref = joined.code ?? joined.room.room;
     storeSeat(ref, { token: joined.token });
     try {
+      for (const [index, { colour, name }] of people.slice(1).entries()) {
+        const person = name || `Player ${index + 2}`;
+        await this.connection.request({ type: "join", room: ref, seat: colour, name: person });
+      }
       for (const { colour, choice } of choices) {
         if (choice.startsWith("bot:")) {
           const level = choice.slice(4);

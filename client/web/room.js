@@ -9,12 +9,14 @@ import { RoomFiles } from "./files.js";
 import * as sound from "./sound.js";
 import { forgetSeat, soundOn, storedSeat, storeSeat, storeSound } from "./storage.js";
 import {
+  defaultLevel,
   describeHolder,
-  middleLevel,
   moveText,
+  passText,
   proposalEndedText,
   proposalQuestion,
   searchText,
+  seatText,
   title,
   turnText,
 } from "./words.js";
@@ -56,6 +58,7 @@ export class RoomView {
   show() {
     this.heading = element("h1", {}, "Room");
     this.turn = element("p", { class: "turn", id: "turn" });
+    this.notice = element("p", { class: "notice", id: "notice" });
     this.error = element("p", { class: "error", role: "alert", id: "error" });
     this.boardBox = element("div", { class: "board", id: "board" });
     this.board = new BoardView(this.boardBox, { onMove: (move) => this.play(move) });
@@ -73,7 +76,7 @@ export class RoomView {
       element(
         "section",
         { class: "room" },
-        element("div", { class: "play" }, this.heading, this.turn, this.boardBox, this.error),
+        element("div", { class: "play" }, this.heading, this.turn, this.notice, this.boardBox, this.error),
         element(
           "aside",
           { class: "side" },
@@ -193,7 +196,14 @@ export class RoomView {
           this.seat = null;
           this.host = false;
           this.say("Your seat was taken back from another window; you are watching here.");
-          this.render();
+          this.refetch();
+        }
+        break;
+      case "seat_set":
+        if (message.room === room) {
+          const words = seatText(message);
+          this.addLog(words, "note");
+          announce(words);
         }
         break;
       case "thinking":
@@ -232,7 +242,10 @@ export class RoomView {
       status: update.state.over ? "finished" : "playing",
     };
     this.thinkingSeat = null;
-    this.retellMoves(this.view.moves);
+    this.seat = this.playingNow();
+    this.retellMoves(this.view);
+    this.notice.textContent = (update.passed ?? []).map(passText).join(" ");
+    for (const colour of update.passed ?? []) this.addLog(passText(colour), "note");
     announce(moveText(update));
     this.board.show(update.state);
     this.afterChange(wasMyTurn);
@@ -251,16 +264,52 @@ export class RoomView {
     const wasMyTurn = this.myTurn();
     const first = this.view === null;
     this.view = view;
-    this.seat = view.you ?? null;
-    this.retellMoves(view.moves);
+    this.seat = this.playingNow();
+    this.retellMoves(view);
     if (view.state) this.board.show(view.state, { animate: animate && !first });
     this.afterChange(wasMyTurn || first);
   }
 
-  /** The numbered move list, in the game's notation, from the room's own list. */
-  retellMoves(moves) {
-    this.movesList.replaceChildren(...moves.map((move) => element("li", {}, move)));
+  /** The numbered move list, in the game's notation, from the room's own list, with the
+   * seats that changed hands between the moves. */
+  retellMoves(view) {
+    const changes = view.seat_changes ?? [];
+    const changed = (after) =>
+      changes
+        .filter((change) => change.after === after)
+        .map((change) => element("li", { class: "seat-change" }, `${title(change.seat)}: ${change.holder}`));
+    const items = [];
+    view.moves.forEach((move, index) => {
+      items.push(...changed(index), element("li", { value: index + 1 }, move));
+    });
+    items.push(...changed(view.moves.length));
+    this.movesList.replaceChildren(...items);
     this.movesList.scrollTop = this.movesList.scrollHeight;
+  }
+
+  /** Every seat that is this page's: played here, or by the computer for it. */
+  yours() {
+    return this.view?.yours ?? (this.view?.you ? [this.view.you] : []);
+  }
+
+  /** The seats people at this page play: several where they share the screen. */
+  playing() {
+    const seats = this.view?.seats ?? [];
+    return this.yours().filter((colour) => seats.find((seat) => seat.colour === colour)?.holder?.kind === "human");
+  }
+
+  /** The seat this page plays whose turn it is, else its first. */
+  playingNow() {
+    const playing = this.playing();
+    const mover = this.view?.state?.to_move;
+    return playing.includes(mover) ? mover : (playing[0] ?? null);
+  }
+
+  /** Whether this page may change who holds a seat: the host any seat no other person
+   * here holds, anyone their own seats and open ones. */
+  mayChange(seat) {
+    if (seat.holder.kind === "open" || this.yours().includes(seat.colour)) return true;
+    return this.host && !seat.holder.connected;
   }
 
   afterChange(wasMyTurn) {
@@ -274,18 +323,18 @@ export class RoomView {
 
   myTurn() {
     const state = this.view?.state;
-    return Boolean(state && !state.over && this.seat && state.to_move === this.seat);
+    return Boolean(state && !state.over && this.playing().includes(state.to_move));
   }
 
   showThinking(message) {
     this.thinkingSeat = message.of === "bot" ? message.seat : this.thinkingSeat;
     const whose = message.of === "bot" ? `${title(message.seat)} thinks` : "Suggestion so far";
     this.thinking.textContent = `${whose}: ${searchText(message.search)}`;
-    this.turn.textContent = turnText({ ...this.view, you: this.seat }, this.thinkingSeat, this.host);
+    this.turn.textContent = turnText({ ...this.view, playing: this.playing() }, this.thinkingSeat, this.host);
   }
 
   async proposed(proposal) {
-    if (!this.seat || !proposal.asked.includes(this.seat)) {
+    if (!this.yours().some((colour) => proposal.asked.includes(colour))) {
       this.addLog(`${proposal.kind === "undo" ? "Undo" : "New game"} asked by ${title(proposal.by)}; waiting for answers.`, "note");
       return;
     }
@@ -522,14 +571,14 @@ export class RoomView {
     const gameTitle = this.gameTitle();
     this.heading.textContent = view.public ? gameTitle : `${gameTitle} (private room)`;
     document.title = `${this.myTurn() ? "Your move · " : ""}${gameTitle} · Parlour`;
-    this.turn.textContent = turnText({ ...view, you: this.seat }, this.thinkingSeat, this.host);
+    this.turn.textContent = turnText({ ...view, playing: this.playing() }, this.thinkingSeat, this.host);
     const scores = view.state?.scores ?? {};
-    const seatsKey = JSON.stringify([view.seats, scores, view.state?.to_move, this.seat, this.host, view.status]);
+    const seatsKey = JSON.stringify([view.seats, scores, view.state?.to_move, this.yours(), this.host, view.status]);
     rebuild(this.seatsList, seatsKey, () => view.seats.map((seat) => this.seatItem(seat)));
     const hosting = this.host && view.status === "waiting";
     rebuild(this.hostBox, JSON.stringify([hosting, view.game]), () => (hosting ? this.hostControls() : []));
     rebuild(this.share, this.ref, () => this.shareControls());
-    const seated = Boolean(this.seat);
+    const seated = this.playing().length > 0;
     const started = view.status !== "waiting";
     const allowed = {
       possible: this.myTurn(),
@@ -552,7 +601,7 @@ export class RoomView {
 
   seatItem(seat) {
     const state = this.view.state;
-    const mine = seat.colour === this.seat;
+    const mine = this.playing().includes(seat.colour);
     const score = state?.scores?.[seat.colour];
     const swatch = element("span", { class: "swatch", "aria-hidden": "true" });
     swatch.style.background = SEAT_COLOURS[seat.colour] ?? "#888";
@@ -564,33 +613,71 @@ export class RoomView {
       element("span", { class: "holder" }, describeHolder(seat.holder, mine)),
       element("span", { class: "score" }, score === undefined ? "" : String(score)),
     );
-    if (seat.holder.kind === "open" && !this.seat) {
+    if (seat.holder.kind === "open" && this.playing().length === 0) {
       item.append(button(`Take ${title(seat.colour)}`, () => this.takeSeat(seat.colour), { class: "take", "data-colour": seat.colour, "data-key": `take-${seat.colour}` }));
     }
-    if (this.host && this.view.status === "waiting" && seat.holder.kind !== "human") {
-      item.append(this.seatSetter(seat));
-    }
+    if (this.mayChange(seat)) item.append(this.seatSetter(seat));
     return item;
   }
 
-  /** The host's control over a seat nobody holds: open, or a computer at a level. */
+  /** Who is to hold a seat, as the originals' Human/Computer menu: a person at this
+   * screen, the computer at a level, or nobody. */
   seatSetter(seat) {
     const levels = this.gameInfo()?.levels ?? [];
+    const kind = seat.holder.kind;
+    const here = kind === "human" && this.yours().includes(seat.colour);
     const select = element(
       "select",
-      { "aria-label": `${title(seat.colour)} seat`, "data-key": `set-${seat.colour}` },
-      element("option", { value: "open", selected: seat.holder.kind === "open" }, "open"),
+      { "aria-label": `Who plays ${title(seat.colour)}`, "data-key": `set-${seat.colour}`, "data-colour": seat.colour },
+      element("option", { value: "open", selected: kind === "open" }, "open"),
+      element("option", { value: "human", selected: here }, "a person here"),
       ...levels.map((level) =>
-        element("option", { value: level, selected: seat.holder.level === level }, `computer, ${level}`),
+        element(
+          "option",
+          { value: level, selected: kind !== "human" && kind !== "open" && seat.holder.level === level },
+          `computer, ${level}`,
+        ),
       ),
     );
-    select.addEventListener("change", () => {
-      const message = select.value === "open"
-        ? { type: "set_seat", seat: seat.colour, holder: "open" }
-        : { type: "set_seat", seat: seat.colour, holder: "bot", level: select.value };
+    if (kind === "human" && !here) select.prepend(element("option", { value: "", selected: true, disabled: true }, seat.holder.name));
+    select.addEventListener("change", async () => {
+      const holder = select.value === "open" || select.value === "human" ? select.value : "bot";
+      const message = { type: "set_seat", seat: seat.colour, holder };
+      if (holder === "bot") message.level = select.value;
+      if (holder === "human" && !this.yours().includes(seat.colour) && this.playing().length > 0) {
+        const name = await this.askName(seat.colour);
+        if (name === null) {
+          this.render();
+          return;
+        }
+        if (name) message.name = name;
+      }
       this.hostAction(message);
     });
     return select;
+  }
+
+  /** The name of one more person joining this screen; null if they changed their mind. */
+  async askName(colour) {
+    const input = element("input", {
+      id: "person-name",
+      maxlength: 32,
+      autocomplete: "off",
+      value: this.connection.name,
+    });
+    const { result } = openDialog(
+      `A person here plays ${title(colour)}`,
+      [
+        element("p", {}, "People at one screen take turns at the keyboard. Keep your own name to play it yourself."),
+        element("label", { for: "person-name" }, "Their name"),
+        input,
+      ],
+      [
+        { label: "Sit down", value: "ok", primary: true },
+        { label: "Cancel", value: "cancel" },
+      ],
+    );
+    return (await result) === "ok" ? input.value.trim() : null;
   }
 
   hostControls() {
@@ -598,7 +685,7 @@ export class RoomView {
     const level = element(
       "select",
       { "aria-label": "Level for the empty seats", "data-key": "fill-level" },
-      ...levels.map((l) => element("option", { value: l, selected: l === middleLevel(levels) }, l)),
+      ...levels.map((l) => element("option", { value: l, selected: l === defaultLevel(this.gameInfo()) }, l)),
     );
     return [
       element("label", {}, "Empty seats: computer, level ", level),

@@ -13,7 +13,9 @@ export function describeHolder(holder, mine = false) {
       return holder.connected === false ? `${name}, disconnected` : name;
     }
     case "bot":
-      return `computer, level ${holder.level}`;
+      return holder.name
+        ? `computer (level ${holder.level}) for ${holder.name}`
+        : `computer, level ${holder.level}`;
     case "standin":
       return `computer (level ${holder.level}) for ${holder.name}`;
     default:
@@ -24,6 +26,35 @@ export function describeHolder(holder, mine = false) {
 /** The level offered first: a middling one, neither the weakest nor the strongest. */
 export function middleLevel(levels) {
   return levels[Math.floor((levels.length - 1) / 2)];
+}
+
+/** The level a game's computer seats start at: the server's (the original's) default. */
+export function defaultLevel(game) {
+  const levels = game?.levels ?? [];
+  return levels.includes(game?.default_level) ? game.default_level : middleLevel(levels);
+}
+
+/** A seat that changed hands, in words, for the log and the live region. */
+export function seatText(change) {
+  const seat = title(change.seat);
+  const who = change.by ?? "The server";
+  const holder = change.holder ?? {};
+  if (holder.kind === "human") {
+    if (change.by === null || change.by === undefined) return `${holder.name} is back in ${seat}.`;
+    return holder.name === change.by ? `${holder.name} took ${seat}.` : `${who} gave ${seat} to ${holder.name}.`;
+  }
+  if (holder.kind === "standin" && !change.by) {
+    return `The computer (level ${holder.level}) plays ${seat} until ${holder.name} is back.`;
+  }
+  if (holder.kind === "bot" || holder.kind === "standin") {
+    return `${who} handed ${seat} to the computer, level ${holder.level}.`;
+  }
+  return `${who} opened ${seat} for someone to take.`;
+}
+
+/** A pass, as everyone is shown it. */
+export function passText(colour) {
+  return `${title(colour)} cannot move and passes.`;
 }
 
 /** The seats nobody holds. */
@@ -55,8 +86,12 @@ export function turnText(view, thinkingSeat = null, hosting = false) {
   if (!state) return "";
   if (state.over) return `${resultText(state)} ${scoreText(state.scores)}`;
   const mover = state.to_move;
-  if (mover === view.you) return "Your move.";
   const seat = view.seats.find((s) => s.colour === mover);
+  const playing = view.playing ?? (view.you ? [view.you] : []);
+  if (playing.includes(mover) && playing.length > 1) {
+    return `${title(mover)} (${seat?.holder?.name}) to move: pass the keyboard.`;
+  }
+  if (playing.includes(mover)) return "Your move.";
   const kind = seat?.holder?.kind;
   if ((kind === "bot" || kind === "standin") && thinkingSeat === mover) {
     return `${title(mover)} is thinking…`;
@@ -72,7 +107,7 @@ export function moveText(update) {
   if (flipped) parts[0] += `, turning ${flipped} ${flipped === 1 ? "piece" : "pieces"}`;
   if (state.last_pushed) parts[0] += `, pushing ${state.last_pushed}`;
   if (state.last_ejected) parts[0] += " and ejecting one";
-  for (const seat of update.passed ?? []) parts.push(`${title(seat)} cannot move and passes`);
+  for (const seat of update.passed ?? []) parts.push(passText(seat).slice(0, -1));
   if (state.over) parts.push(resultText(state));
   else if (state.to_move) parts.push(`${title(state.to_move)} to move`);
   return `${parts.join(". ")}.`;

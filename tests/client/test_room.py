@@ -3,7 +3,7 @@ for what happened."""
 
 from typing import Any
 
-from parlour.client.room import RoomModel, describe_holder, levels_in, middle_level
+from parlour.client.room import RoomModel, describe_holder, levels_in, middle_level, seat_words
 from parlour.protocol import messages as m
 from parlour.rules import GAMES
 
@@ -13,8 +13,9 @@ def view_of(game: str, moves: list[str], you: str | None = "black") -> dict[str,
     state = GAMES[game].new(seed=0)
     for move in moves:
         state = state.play_text(move)
+    person = {"kind": "human", "name": "ann", "connected": True}
     seats = [
-        {"colour": colour, "holder": {"kind": "bot", "level": "easy"}}
+        {"colour": colour, "holder": person if colour == you else {"kind": "bot", "level": "easy"}}
         for colour in GAMES[game].seats
     ]
     return {
@@ -26,6 +27,7 @@ def view_of(game: str, moves: list[str], you: str | None = "black") -> dict[str,
         "state": state.observation(),
         "seats": seats,
         "you": you,
+        "yours": [] if you is None else [you],
     }
 
 
@@ -98,13 +100,15 @@ def shown_thought(room: RoomModel) -> tuple[dict[str, Any] | None, str]:
 def test_the_status_line_and_result() -> None:
     room = RoomModel(view_of("othello", []), "r1", seat="black")
     assert room.status_line().startswith("Your move   Black 2  White 2")
-    room.seat = "white"
+    room = RoomModel(view_of("othello", [], you="white"), "r1", seat="white")
     assert room.status_line().startswith("Black is thinking...")
-    finished = view_of("othello", played_out("othello"))
+    moves = played_out("othello")
+    finished = view_of("othello", moves)
     winner = finished["state"]["winners"][0]
-    assert RoomModel(finished, "r1", seat=winner).status_line().startswith("Game over: you win!")
+    won = RoomModel(view_of("othello", moves, you=winner), "r1", seat=winner)
+    assert won.status_line().startswith("Game over: you win!")
     loser = next(colour for colour in ("black", "white") if colour != winner)
-    lost = RoomModel(finished, "r1", seat=loser).status_line()
+    lost = RoomModel(view_of("othello", moves, you=loser), "r1", seat=loser).status_line()
     assert lost.startswith(f"Game over: {winner.capitalize()} wins.")
 
 
@@ -116,6 +120,41 @@ def played_out(game: str) -> list[str]:
         moves.append(state.format_move(move))
         state = state.play(move)
     return moves
+
+
+def test_a_shared_screen_is_told_whose_turn_it_is_and_to_pass_the_keyboard() -> None:
+    view = view_of("othello", [], you="black")
+    view["seats"][1]["holder"] = {"kind": "human", "name": "Bea", "connected": True}
+    view["yours"] = ["black", "white"]
+    room = RoomModel(view, "r1")
+    room.apply(m.RoomView(room=view))
+    assert room.playing == ["black", "white"] and room.shared and room.my_turn
+    assert room.seat == "black"
+    assert room.status_line().startswith("Black (ann) to move: pass the keyboard")
+    state = GAMES["othello"].new(seed=0)
+    after = state.play(state.legal_moves()[0])
+    move = state.format_move(state.legal_moves()[0])
+    room.apply(
+        m.Update(
+            room="r1", version=1, seat="black", move=move, passed=[], state=after.observation()
+        )
+    )
+    assert room.seat == "white"
+    assert room.status_line().startswith("White (Bea) to move: pass the keyboard")
+
+
+def test_seat_changes_in_words() -> None:
+    def said(holder: dict[str, Any], by: str | None = "Ann") -> str:
+        return seat_words(m.SeatSet(room="r1", seat="red", holder=holder, by=by, after=3))
+
+    assert said({"kind": "human", "name": "Ann", "connected": True}) == "Ann took Red."
+    assert said({"kind": "human", "name": "Bea", "connected": True}) == "Ann gave Red to Bea."
+    assert said({"kind": "human", "name": "Bob", "connected": True}, None) == "Bob is back in Red."
+    assert said({"kind": "bot", "level": "hard"}) == "Ann handed Red to the computer, level hard."
+    assert said({"kind": "standin", "name": "Bob", "level": "expert"}, None) == (
+        "The computer (level expert) plays Red until Bob is back."
+    )
+    assert said({"kind": "open"}) == "Ann opened Red for someone to take."
 
 
 def test_holders_and_levels_in_words() -> None:

@@ -34,7 +34,9 @@ async def test_the_host_takes_a_seat_back_from_the_computer_mid_game_and_returns
     connection: Connection,
 ) -> None:
     joined = await connection.request(
-        m.CreateRoom(game="tribolo", seat="blue", options=SMALL, bot_think_ms=100)
+        m.CreateRoom(
+            game="tribolo", seat="blue", options={"first": "blue"}, board=1, bot_think_ms=100
+        )
     )
     assert isinstance(joined, m.Joined)
     room = RoomModel.joined(joined)
@@ -63,7 +65,9 @@ async def test_the_host_takes_a_seat_back_from_the_computer_mid_game_and_returns
 async def test_three_people_at_one_terminal_play_tribolo_to_the_end(
     connection: Connection,
 ) -> None:
-    joined = await connection.request(m.CreateRoom(game="tribolo", seat="blue", options=SMALL))
+    joined = await connection.request(
+        m.CreateRoom(game="tribolo", seat="blue", options=SMALL, board=0)
+    )
     assert isinstance(joined, m.Joined)
     room = RoomModel.joined(joined)
     for colour, name in (("red", "Bea"), ("green", "Cy")):
@@ -89,4 +93,5 @@ async def test_three_people_at_one_terminal_play_tribolo_to_the_end(
             await click_square(pilot, app, legal[0])
             await until(pilot, lambda v=version: screen.room.version > v, f"{mover} moved")
         assert screen.room.observation is not None and screen.room.observation["over"]
+        assert len(screen.room.view["moves"]) == 30
         assert "Game over" in status_text(app) and "you win" not in status_text(app)

@@ -1,0 +1,93 @@
+"""Seats changing hands in the browser page: taking a seat back from the computer mid-game,
+and three people at one page playing Tribolo to the end."""
+
+from typing import Any
+
+from parlour.rules import get_game
+
+from .test_page import Player, create_room, open_player
+
+__all__ = ["open_player"]
+
+SMALL = {"rows": "6", "cols": "6", "blocked": "0", "tiles": "2"}
+BOARD = 0
+"""A 6 by 6 board where the first legal move every time makes a game of 30 moves and 15
+passes."""
+
+
+def passes_in_small_game() -> int:
+    """The passes in the game played by always taking the first legal move."""
+    game = get_game("tribolo")
+    options = game.resolve_options({name: int(value) for name, value in SMALL.items()})
+    state = game.new(options | {"first": "blue"}, seed=BOARD)
+    passes = 0
+    while not state.is_over:
+        state = state.play(state.legal_moves()[0])
+        passes += len(state.passed)
+    return passes
+
+
+def test_a_seat_is_taken_back_from_the_computer_mid_game_and_handed_back(
+    open_player: Any,
+) -> None:
+    ann: Player = open_player("Ann")
+    create_room(ann, "tribolo", {"blue": "you", "red": "easy", "green": "easy"})
+    ann.my_turn()
+    before = ann.view["version"]
+    ann.click_square(ann.view["state"]["legal_moves"][0])
+    ann.wait("room.view.version > arg", before)
+    ann.page.select_option("#seats select[data-colour=red]", "human")
+    assert ann.page.input_value("#person-name") == "Ann"
+    ann.page.click("text=Sit down")
+    ann.wait("room.playing().includes('red')")
+    ann.page.wait_for_selector("text=Ann took Red.")
+    assert "Red: Ann" in ann.page.locator(".moves .seat-change").last.inner_text()
+    ann.wait("room.view.state.to_move === 'red' || room.view.state.to_move === 'blue'")
+    if ann.view["state"]["to_move"] == "blue":
+        ann.click_square(ann.view["state"]["legal_moves"][0])
+        ann.wait("room.view.state.to_move === 'red'")
+    assert ann.page.locator("#turn").inner_text() == "Red (Ann) to move: pass the keyboard."
+    version = ann.view["version"]
+    ann.click_square(ann.view["state"]["legal_moves"][0])
+    ann.wait("room.view.version > arg", version)
+    assert ann.view["moves"][version] and ann.hook("room.view.seats[1].holder.kind") == "human"
+    ann.page.select_option("#seats select[data-colour=red]", "medium")
+    ann.wait("room.view.seats[1].holder.kind === 'bot'")
+    assert ann.view["seats"][1]["holder"] == {
+        "kind": "bot",
+        "level": "medium",
+        "name": "Ann",
+        "connected": True,
+    }
+    ann.page.wait_for_selector("text=Ann handed Red to the computer, level medium.")
+
+
+def test_three_people_at_one_page_play_tribolo_to_the_end(open_player: Any) -> None:
+    ann: Player = open_player("Ann")
+    page = ann.page
+    page.select_option("#game", "tribolo")
+    for name, value in SMALL.items():
+        page.fill(f"#option-{name}", value)
+    page.select_option("#option-first", "blue")
+    page.fill("#board", str(BOARD))
+    page.select_option("#seat-red", "you")
+    page.select_option("#seat-green", "you")
+    page.fill("#name-red", "Bea")
+    page.fill("#name-green", "Cy")
+    create_room(ann, "tribolo", {})
+    ann.wait("room.view.status === 'playing' && room.playing().length === 3")
+    assert [seat["holder"]["name"] for seat in ann.view["seats"]] == ["Ann", "Bea", "Cy"]
+    names = {"blue": "Ann", "red": "Bea", "green": "Cy"}
+    while ann.view["status"] == "playing":
+        state = ann.view["state"]
+        mover = state["to_move"]
+        turn = page.locator("#turn").inner_text()
+        assert turn == f"{mover.capitalize()} ({names[mover]}) to move: pass the keyboard."
+        version = ann.view["version"]
+        ann.click_square(state["legal_moves"][0])
+        ann.wait("room.view.version > arg", version)
+    assert ann.view["state"]["over"] and len(ann.view["moves"]) == 30
+    assert page.locator("#error").inner_text() == ""
+    passes = page.locator(".talk li", has_text="cannot move and passes.")
+    assert passes.count() == passes_in_small_game() == 15
+    page.screenshot(path="/tmp/hot-seat-over.png")
