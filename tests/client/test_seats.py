@@ -1,6 +1,8 @@
 """Seats changing hands in the terminal client: taking a seat back from the computer
 mid-game, and people sharing one screen playing a whole game."""
 
+from collections.abc import Callable
+
 from textual.pilot import Pilot
 from textual.widgets import ListItem, RichLog
 
@@ -14,7 +16,7 @@ from .test_app import SCREEN, click_square, connection, screen_of, status_text, 
 
 __all__ = ["connection"]
 
-SMALL = {"rows": 6, "cols": 6, "blocked": 0, "tiles": 2, "first": "blue"}
+SMALL: dict[str, int | str] = {"rows": 6, "cols": 6, "blocked": 0, "tiles": 2, "first": "blue"}
 
 
 async def open_seat_menu(pilot: Pilot[None], app: ParlourApp, colour: str) -> None:
@@ -24,6 +26,10 @@ async def open_seat_menu(pilot: Pilot[None], app: ParlourApp, colour: str) -> No
     await until(pilot, lambda: item().region.area > 0, f"{colour}'s line was drawn")
     await pilot.click(item())
     await until(pilot, lambda: isinstance(app.screen, SeatScreen), f"{colour}'s menu opened")
+
+
+def moved_from(room: RoomModel, version: int) -> Callable[[], bool]:
+    return lambda: room.version > version
 
 
 def log_text(app: ParlourApp) -> str:
@@ -88,10 +94,9 @@ async def test_three_people_at_one_terminal_play_tribolo_to_the_end(
             assert f"{mover.capitalize()} ({names[mover]}) to move: pass the keyboard" in (
                 status_text(app)
             )
-            version = screen.room.version
             legal = screen.room.observation["legal_moves"]  # type: ignore[index]
             await click_square(pilot, app, legal[0])
-            await until(pilot, lambda v=version: screen.room.version > v, f"{mover} moved")
+            await until(pilot, moved_from(screen.room, screen.room.version), f"{mover} moved")
         assert screen.room.observation is not None and screen.room.observation["over"]
         assert len(screen.room.view["moves"]) == 30
         assert "Game over" in status_text(app) and "you win" not in status_text(app)

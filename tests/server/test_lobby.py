@@ -322,6 +322,7 @@ def test_a_stand_in_plays_for_a_person_away_too_long_until_they_return() -> None
     standin = {"kind": "standin", "name": "Bob", "level": "expert"}
     notice, view = to(outbox, 1)
     assert notice == m.SeatSet(room=room, seat="red", holder=standin, by=None, after=0)
+    assert isinstance(view, m.RoomView)
     assert view.room["seats"][1]["holder"] == standin
     (turn,) = table.lobby.bot_turns()
     assert (turn.colour, turn.version, turn.level) == ("red", 0, "expert")
