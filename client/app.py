@@ -24,10 +24,11 @@ from parlour.protocol.messages import MAX_CHAT
 
 from .cards import ScoreCardScreen
 from .connection import Connection, ConnectionLostError, Dropped, Event, Reconnected, RefusedError
-from .dialogs import ProposalScreen, SeatScreen
+from .dialogs import ProposalScreen, QuitScreen, SeatScreen
 from .files import ImportScreen, LoadScreen, SaveScreen, export_path
 from .lobby import LobbyScreen
 from .room import RoomModel, chat_words, default_level_in, describe_holder, levels_in, title
+from .seatbook import SeatBook, SeatBookError
 from .widgets import BoardView, SeatsPanel
 
 SUGGEST_MS = 2000
@@ -66,7 +67,7 @@ class RoomScreen(Screen[None]):
         Binding("i", "import_file", "Import"),
         Binding("c", "score_card", "Card"),
         Binding("m", "sound", "Sound"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "leave", "Quit"),
     ]
 
     def __init__(self, connection: Connection, room: RoomModel, invite: str = "") -> None:
@@ -80,6 +81,12 @@ class RoomScreen(Screen[None]):
         """A message about the player's own last action (an error, a reconnection)."""
         self.composed = False
         """Whether the widgets are up to be drawn on; until then only the room is kept."""
+
+    @property
+    def parlour(self) -> "ParlourApp":
+        app = self.app
+        assert isinstance(app, ParlourApp)
+        return app
 
     @property
     def levels(self) -> list[str]:
@@ -146,6 +153,7 @@ class RoomScreen(Screen[None]):
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             self.say(f"The server sent {event.TYPE!r} that this client cannot read: {error}")
             return
+        self.parlour.keep_seats(self.room)
         moved = self.room.version != before
         if moved:
             self.flash = ""
@@ -311,6 +319,31 @@ class RoomScreen(Screen[None]):
 
         self.app.push_screen(ImportScreen(), send)
 
+    def action_leave(self) -> None:
+        """Quit, once the player says so, knowing how to come back (or giving seats up)."""
+        room = self.room
+        app = self.parlour
+        own_server = app.book is None
+        if own_server:
+            words = "Quit? The game ends with this window: it runs on a server of its own."
+        elif room.yours or room.host:
+            words = f"Leave the room? Your seats stay yours: come back with\n{app.come_back(room)}"
+        else:
+            words = "Stop watching and quit?"
+
+        def chosen(answer: str | None) -> None:
+            if answer == "give_up":
+                self._request(m.Leave(room=room.ref, give_up=True), lambda _: self._gave_up())
+            elif answer == "leave":
+                app.exit()
+
+        may_give_up = not own_server and bool(room.yours)
+        app.push_screen(QuitScreen(words, may_give_up=may_give_up), chosen)
+
+    def _gave_up(self) -> None:
+        self.parlour.forget_seats(self.room)
+        self.app.exit()
+
     def action_undo(self) -> None:
         self._request(m.Undo(room=self.room.ref), lambda _: None)
 
@@ -430,11 +463,22 @@ class ParlourApp(App[None]):
     """
 
     def __init__(
-        self, connection: Connection, room: RoomModel | None = None, *, invite: str = ""
+        self,
+        connection: Connection,
+        room: RoomModel | None = None,
+        *,
+        invite: str = "",
+        book: SeatBook | None = None,
     ) -> None:
         super().__init__()
         self.title = "Parlour"
         self.connection = connection
+        self.book = book
+        """Where the seats' tokens are kept between runs; None for a server of our own."""
+        self.kept: dict[str, tuple[str | None, tuple[str, ...], bool]] = {}
+        """What was last written of each room, so that only changes are written."""
+        self.left: RoomModel | None = None
+        """The room last shown, for the words printed after quitting."""
         self.start_room = room
         self.invite = invite
         self.sound = True
@@ -454,6 +498,7 @@ class ParlourApp(App[None]):
         """The screen of the room just entered, given what came while entering."""
         screen = RoomScreen(self.connection, room, invite)
         self.room_screen = screen
+        self.keep_seats(room)
         while self.unclaimed:
             screen.take(self.unclaimed.popleft())
         return screen
@@ -461,6 +506,34 @@ class ParlourApp(App[None]):
     def bell(self) -> None:
         if self.sound:
             super().bell()
+
+    def come_back(self, room: RoomModel) -> str:
+        """The command that brings this user back into `room`."""
+        return f"parlour join {room.ref} --server {self.connection.url}"
+
+    def keep_seats(self, room: RoomModel) -> None:
+        """Write down the token of the seats (or hosting) held in `room`, when it changed."""
+        self.left = room
+        if self.book is None or room.token is None:
+            return
+        kept = (room.token, tuple(room.yours), room.host)
+        if self.kept.get(room.ref) == kept:
+            return
+        self.kept[room.ref] = kept
+        try:
+            self.book.keep(
+                self.connection.url, room.ref, room.token, room.game, room.yours, host=room.host
+            )
+        except SeatBookError as error:
+            self.notify(f"Your seat could not be written down: {error}", severity="error")
+
+    def forget_seats(self, room: RoomModel) -> None:
+        if self.book is None:
+            return
+        try:
+            self.book.forget(self.connection.url, room.ref)
+        except SeatBookError as error:
+            self.notify(str(error), severity="error")
 
     async def _listen(self) -> None:
         """Hand every event of the connection to the screen showing a room."""

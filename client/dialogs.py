@@ -78,3 +78,30 @@ class SeatScreen(ModalScreen[tuple[str, str | None] | None]):
 
     def action_choose(self, holder: str) -> None:
         self.dismiss((holder, self.level if holder == "bot" else None))
+
+
+class QuitScreen(ModalScreen[str | None]):
+    """Leaving asks first, and says how to come back: `leave` keeps the seats, `give_up`
+    hands them back to the room for good; None stays."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "dismiss('leave')", "Leave"),
+        Binding("escape", "dismiss(None)", "Stay"),
+    ]
+
+    def __init__(self, words: str, *, may_give_up: bool) -> None:
+        super().__init__()
+        self.words = words
+        self.may_give_up = may_give_up
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="question"):
+            yield Label(self.words)
+            with Horizontal():
+                yield Button("Leave (Y)", id="leave", variant="primary")
+                if self.may_give_up:
+                    yield Button("Give up my seats", id="give_up", variant="error")
+                yield Button("Stay (Esc)", id="stay")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None if event.button.id == "stay" else event.button.id)

@@ -373,12 +373,26 @@ def _add_client_commands(commands: Any) -> None:
         description="Take a seat in (or watch) the room with this code; with no code, show"
         " the public rooms to choose from.",
     )
-    join.add_argument("code", nargs="?", metavar="CODE", help="the room's code or id")
+    join.add_argument(
+        "code",
+        nargs="?",
+        metavar="CODE",
+        help="the room's code or id; back into the seats you hold there, if any",
+    )
     join.add_argument("--server", type=_server, required=True, metavar="URL", help="host:port")
     seat = join.add_mutually_exclusive_group()
     seat.add_argument("--seat", metavar="COLOUR", help="the seat to take (default: a free one)")
     seat.add_argument("--watch", action="store_true", help="watch without a seat")
-    for command in (play, host, join):
+    rooms = commands.add_parser(
+        "rooms",
+        help="list the rooms you hold seats in",
+        description="List the rooms this user holds seats in (kept by host and join), as"
+        " their servers show them now, with the command that comes back to each.",
+    )
+    rooms.add_argument(
+        "--server", type=_server, metavar="URL", help="only the rooms on this server"
+    )
+    for command in (play, host, join, rooms):
         command.add_argument(
             "--name", metavar="NAME", help="the name others see (default: your login name)"
         )

@@ -1,4 +1,5 @@
-"""`parlour play`, `host` and `join`: set up a seat in a room, then run the terminal client.
+"""`parlour play`, `host`, `join` and `rooms`: set up a seat in a room, then run the terminal
+client; or list the rooms this user holds seats in.
 
 `play` starts a private server in this process on a free loopback port, so one command
 gives a game against the computer. The room is set up before the client takes over the
@@ -23,6 +24,7 @@ from parlour.client.connection import (
 )
 from parlour.client.editor import EditorApp
 from parlour.client.room import RoomModel, levels_in, middle_level
+from parlour.client.seatbook import HeldSeat, SeatBook, SeatBookError
 from parlour.protocol import messages as m
 from parlour.rules import get_game
 from parlour.rules.options import parse_options
@@ -113,15 +115,56 @@ async def create_room(
     return room
 
 
-async def enter_room(connection: Connection, args: argparse.Namespace) -> RoomModel:
-    """Into the room named by its code: a seat, or watching."""
+async def enter_room(
+    connection: Connection, args: argparse.Namespace, book: SeatBook
+) -> RoomModel:
+    """Into the room named by its code: back into the seats held there, a new seat, or
+    watching."""
     if args.watch:
         watching = await _ask(connection, m.Spectate(room=args.code))
         assert isinstance(watching, m.Watching)
         return RoomModel.watching(watching, args.code)
+    held = None if args.seat else _held(book, connection.url, args.code)
+    if held is not None:
+        try:
+            back = await connection.request(m.Join(room=args.code, token=held.token))
+        except RefusedError as error:
+            if error.code not in ("bad_token", "no_such_room"):
+                raise SetupError(str(error)) from None
+            _forget(book, held)
+            if error.code == "no_such_room":
+                raise SetupError(f"room {args.code} has closed: {error}") from None
+            print(f"Your seats in room {args.code} are yours no longer; taking a free one.")
+        except ConnectionLostError as error:
+            raise SetupError(str(error)) from None
+        else:
+            assert isinstance(back, m.Joined)
+            return RoomModel.joined(back, args.code)
     joined = await _ask(connection, m.Join(room=args.code, seat=args.seat))
     assert isinstance(joined, m.Joined)
     return RoomModel.joined(joined, args.code)
+
+
+def _held(book: SeatBook, server: str, room: str) -> HeldSeat | None:
+    try:
+        return book.find(server, room)
+    except SeatBookError as error:
+        print(f"parlour: {error}")
+        return None
+
+
+def _forget(book: SeatBook, held: HeldSeat) -> None:
+    try:
+        book.forget(held.server, held.room)
+    except SeatBookError as error:
+        print(f"parlour: {error}")
+
+
+def said_goodbye(app: ParlourApp) -> None:
+    """After quitting a room: how to come back to the seats kept there."""
+    room = app.left
+    if room is not None and app.book is not None and (room.yours or room.host):
+        print(f"Your seats stay yours. Come back with:  {app.come_back(room)}")
 
 
 def default_level(connection: Connection, game: str) -> str | None:
@@ -186,22 +229,72 @@ async def host(args: argparse.Namespace) -> None:
         print(f"Room {room.ref} ({'public' if args.public else 'private'}) is open.")
         print(f"Friends join with:  {join}")
         print(f"or in a browser at: {room_link(args.server, room.ref)}", flush=True)
-        await ParlourApp(connection, room, invite=join).run_async()
+        app = ParlourApp(connection, room, invite=join, book=SeatBook())
+        await app.run_async()
         print(f"Friends joined with:  {join}")
+        said_goodbye(app)
 
 
 async def join(args: argparse.Namespace) -> None:
     """A seat or a view of a room by its code, or the lobby of public rooms."""
     if args.code is None and (args.seat or args.watch):
         raise SetupError("--seat and --watch need the room's CODE; without one, pick in the lobby")
+    book = SeatBook()
     async with connected(args.server, player_name(args)) as connection:
-        room = None if args.code is None else await enter_room(connection, args)
-        await ParlourApp(connection, room).run_async()
+        room = None if args.code is None else await enter_room(connection, args, book)
+        app = ParlourApp(connection, room, book=book)
+        await app.run_async()
+        said_goodbye(app)
+
+
+async def rooms(args: argparse.Namespace) -> None:
+    """The rooms this user holds seats in, as their servers say they are now."""
+    try:
+        held = SeatBook().held()
+    except SeatBookError as error:
+        raise SetupError(str(error)) from None
+    if args.server is not None:
+        held = [seat for seat in held if seat.server == args.server]
+    if not held:
+        print(
+            "You hold no seats. Host a room with `parlour host`, or join one with `parlour join`."
+        )
+        return
+    for server in dict.fromkeys(seat.server for seat in held):
+        print(f"On {server}:")
+        here = [seat for seat in held if seat.server == server]
+        try:
+            async with connected(server, player_name(args)) as connection:
+                for seat in here:
+                    print(f"  {await _room_line(connection, seat)}")
+        except SetupError as error:
+            for seat in here:
+                print(f"  {_line(seat, f'(the server cannot be reached: {error})')}")
+
+
+async def _room_line(connection: Connection, seat: HeldSeat) -> str:
+    """One held room as its server shows it now; a closed one is forgotten."""
+    try:
+        answer = await connection.request(m.GetRoom(room=seat.room))
+    except RefusedError as error:
+        if error.code == "no_such_room":
+            SeatBook().forget(seat.server, seat.room)
+            return _line(seat, "(closed: forgotten)")
+        return _line(seat, f"({error})")
+    assert isinstance(answer, m.RoomView)
+    view = RoomModel(answer.room, seat.room, host=seat.host)
+    view.view["yours"] = list(seat.seats)
+    return _line(seat, f"{view.status}: {view.status_line().split('   ')[0]}")
+
+
+def _line(seat: HeldSeat, state: str) -> str:
+    seats = ", ".join(colour.capitalize() for colour in seat.seats) or "hosting"
+    return f"{seat.game.capitalize()} {seats}  {state}\n    {seat.come_back()}"
 
 
 def run(command: str, args: argparse.Namespace) -> int:
     """Run one of the client commands to the end."""
-    job = {"play": play, "host": host, "join": join}[command]
+    job = {"play": play, "host": host, "join": join, "rooms": rooms}[command]
     try:
         asyncio.run(job(args))
     except KeyboardInterrupt:

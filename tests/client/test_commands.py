@@ -44,6 +44,9 @@ def test_bad_arguments_are_refused_by_the_parser(
         (["host", "othello", "--server", "127.0.0.1:1"], "cannot connect to ws://127.0.0.1:1/ws"),
         (["join", "--server", "127.0.0.1:1", "--watch"], "--seat and --watch need the room's"),
         (["play", "othello", "--edit"], "the board editor is Oubliette's"),
+        (["play", "tribolo", "--seats", "blue,blue"], "--seats names a seat twice: blue,blue"),
+        (["play", "tribolo", "--seats", "blue,pink"], "Tribolo has no seat 'pink'"),
+        (["play", "tribolo", "--seats", "red", "--names", "a,b"], "more names than --seats"),
     ],
 )
 def test_bad_requests_say_what_is_wrong(
@@ -71,6 +74,8 @@ async def test_a_hosted_room_is_made_as_the_command_line_says(url: str) -> None:
     args = argparse.Namespace(
         game="numlo",
         seat="green",
+        seats=None,
+        watch=False,
         option=["valued=30"],
         board=42,
         think_ms=300,

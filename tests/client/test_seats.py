@@ -95,8 +95,9 @@ async def test_three_people_at_one_terminal_play_tribolo_to_the_end(
                 status_text(app)
             )
             legal = screen.room.observation["legal_moves"]  # type: ignore[index]
+            moved = moved_from(screen.room, screen.room.version)
             await click_square(pilot, app, legal[0])
-            await until(pilot, moved_from(screen.room, screen.room.version), f"{mover} moved")
+            await until(pilot, moved, f"{mover} moved")
         assert screen.room.observation is not None and screen.room.observation["over"]
         assert len(screen.room.view["moves"]) == 30
         assert "Game over" in status_text(app) and "you win" not in status_text(app)

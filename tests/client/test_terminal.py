@@ -79,6 +79,8 @@ def test_parlour_play_tribolo_draws_a_board_in_a_terminal(tmux: Tmux) -> None:
     assert "Blue: ann (you)" in shown
     assert re.search(r"Blue \d+\s+Red \d+\s+Green \d+", shown)
     tmux.run("send-keys", "-t", "play", "q")
+    tmux.wait_for(r"Quit\? The game ends with this window")
+    tmux.run("send-keys", "-t", "play", "y")
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         try:
@@ -86,4 +88,4 @@ def test_parlour_play_tribolo_draws_a_board_in_a_terminal(tmux: Tmux) -> None:
         except subprocess.CalledProcessError:
             return
         time.sleep(0.25)
-    raise AssertionError("Q did not quit")
+    raise AssertionError("Q and Y did not quit")
