@@ -134,6 +134,12 @@ class Game(ABC, Generic[MoveT]):
     def parse_position(self, text: str) -> State[MoveT]:
         """The state a position text describes; MalformedPositionError if it describes none."""
 
+    def start_from(self, text: str, options: Options | None = None) -> State[MoveT]:
+        """A game started from a position, with the options its notation does not hold (as
+        a room's); MalformedPositionError if the text describes no position."""
+        self.resolve_options(options)
+        return self.parse_position(text)
+
     def describe(self) -> dict[str, JsonValue]:
         """What a lobby shows of the game, JSON-compatible."""
         return {

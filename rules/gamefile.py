@@ -68,7 +68,7 @@ class GameFile:
     def start(self) -> State[Any]:
         """The position the game started from."""
         if self.position is not None:
-            return self.game.parse_position(self.position)
+            return self.game.start_from(self.position, self.options)
         return self.game.new(self.options, seed=self.board or 0)
 
     def replay(self) -> State[Any]:

@@ -16,7 +16,7 @@ Moves are square numbers (`square = y * 8 + x`, see `grid.Grid`), written as squ
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Self
 
 from .dealing import Dealer
@@ -387,6 +387,12 @@ class TripppinGame(Game[int]):
             max_plies=int(chosen["max_plies"]),
             prevent_loops=chosen["prevent_loops"] == "yes",
         )
+
+    def start_from(self, text: str, options: Options | None = None) -> TripppinState:
+        """The position, with the room's choice of whether computers may repeat a loop."""
+        chosen = self.resolve_options(options)
+        state = self.parse_position(text)
+        return replace(state, prevent_loops=chosen["prevent_loops"] == "yes")
 
     def parse_position(self, text: str) -> TripppinState:
         """Read `format_position`'s text (the ply limit may be left off); no history."""

@@ -250,7 +250,7 @@ class Lobby(Keeping):
         try:
             options = game.resolve_options(message.options or {})
             if message.position is not None:
-                board, initial = 0, game.parse_position(message.position)
+                board, initial = 0, game.start_from(message.position, options)
             else:
                 initial = game.new(options, seed=board)
         except RulesError as error:

@@ -56,7 +56,7 @@ def restart(room: Room, board: int | None = None) -> None:
     where a seat was named to move first, the next seat moves first this time. A game
     started from a position of its own starts from it again, unless a board is asked for."""
     if room.position is not None and board is None:
-        room.initial = room.game.parse_position(room.position)
+        room.initial = room.game.start_from(room.position, room.options)
     else:
         options = dict(room.options)
         first = options.get("first")

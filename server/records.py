@@ -74,7 +74,7 @@ def _restore(record: dict[str, Any], now: float) -> Room:
     options = game.resolve_options(record["options"])
     position = record.get("position")
     if position is not None:
-        initial = game.parse_position(str(position))
+        initial = game.start_from(str(position), options)
     else:
         initial = game.new(options, seed=int(record["board"]))
     status = Status(record["status"])

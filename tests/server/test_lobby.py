@@ -11,6 +11,8 @@ from parlour.protocol.wire import check_schema
 from parlour.rules import get_game
 from parlour.server.answers import Outbox
 from parlour.server.lobby import Limits, Lobby
+from parlour.server.manage import restart
+from parlour.server.records import restore_room, room_record
 from parlour.server.room import Holder, Status
 
 
@@ -412,3 +414,23 @@ def test_a_finished_game_refuses_moves_and_leaves_the_lobby_list() -> None:
     late = m.Move(room=room, version=held.version, move="d3")
     assert error_code(table.lobby.handle(1, late), 1) == "game_over"
     assert answer(table.lobby.handle(2, m.ListRooms()), 2).rooms == []
+
+
+def test_a_tripppin_room_from_a_position_keeps_its_loop_option() -> None:
+    table = Table()
+    position = get_game("tripppin").new(seed=5).format_position()
+    joined = table.create(
+        game="tripppin",
+        seat="blue",
+        position=position,
+        options={"prevent_loops": "no"},
+        board=None,
+    )
+    held = table.lobby.rooms[joined.room["room"]]
+    table.lobby.handle(1, m.FillBots(room=held.id))
+    table.lobby.handle(1, m.Start(room=held.id))
+    restored = restore_room(room_record(held), now=1.0)
+    restart(held)
+    for state in (held.initial, held.state, restored.initial, restored.state):
+        assert state is not None and state.format_position() == position
+        assert state.prevent_loops is False  # type: ignore[attr-defined]
