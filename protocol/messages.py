@@ -39,6 +39,7 @@ DEFAULT_THINK_MS: Final = 1000
 THINKING_FOR: Final = ("bot", "suggestion")
 HOLDER_CHOICES: Final = ("open", "bot", "human")
 LEFT_SEATS: Final = ("bot", "open")
+COIN_SIDES: Final = ("heads", "tails")
 MAX_CHAT: Final = 300
 """Characters in one chat message."""
 PROPOSAL_KINDS: Final = ("undo", "new_game")
@@ -164,6 +165,7 @@ class FillBots(Message):
 class Start(Message):
     TYPE = "start"
     room: str = spec(ROOM_REF)
+    call: str | None = spec(Choice(COIN_SIDES), None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -212,6 +214,7 @@ class NewGame(Message):
     TYPE = "new_game"
     room: str = spec(ROOM_REF)
     board: int | None = spec(BOARD_NUMBER, None)
+    call: str | None = spec(Choice(COIN_SIDES), None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

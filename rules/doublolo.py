@@ -3,7 +3,8 @@
 Two starting groups (Othello's 2 x 2 cross) are dealt at random places, one in each half
 of the board, so the game is played on "two boards at the same time" until they meet.
 The text does not count the blocked squares; 32 (about one square in ten) by default.
-A coin toss (drawn from the board number) decides who starts.
+A coin toss decides who starts: called by the person playing, or else drawn from the board
+number.
 """
 
 from .flank import FlankGame
@@ -22,4 +23,5 @@ DOUBLOLO = FlankGame(
         first_option(SEATS),
     ),
     deal_two_groups,
+    first_by_coin=True,
 )

@@ -323,8 +323,11 @@ class FlankGame(Game[int]):
         seats: tuple[str, ...],
         option_specs: tuple[OptionSpec, ...],
         deal: Deal,
+        *,
+        first_by_coin: bool = False,
     ) -> None:
         self.name = name
+        self.first_by_coin = first_by_coin
         self.title = title
         self.seats = seats
         self.option_specs = option_specs

@@ -118,6 +118,10 @@ class Game(ABC, Generic[MoveT]):
     highest_score_wins: bool = True
     """Whether the winners of a finished game are always its top scorers. Where the rules
     can name a winner otherwise (a player left with no move loses), this is False."""
+    first_by_coin: bool = False
+    """Whether a person may call a coin toss for who moves first, as Doublolo's "call heads
+    or tails": with a `first` option of `random`, the call decides it instead of the board
+    number."""
     private_observations: bool = False
     """Whether a seat may see what others do not, so that `observation` differs by seat.
     Every game here shows everything to everyone."""
@@ -147,6 +151,7 @@ class Game(ABC, Generic[MoveT]):
             "title": self.title,
             "seats": list(self.seats),
             "options": [spec.describe() for spec in self.option_specs],
+            "first_by_coin": self.first_by_coin,
         }
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:

@@ -38,6 +38,7 @@ class Keeping:
     names: dict[ConnId, str]
     clock: Callable[[], float]
     secret: Callable[[int], str]
+    coin: Callable[[], str]
     archive: Archive | None
     _changed: set[str]
     _archive_asks: list[ArchiveAsk]
@@ -73,10 +74,38 @@ class Keeping:
         room, seats = self._asking_person(conn, message.room)
         if room.status is Status.WAITING:
             raise refuse(ErrorCode.NOT_STARTED, "the game has not started")
+        call = self._call(room, conn, message)
         if room.status is Status.FINISHED:
-            manage.restart(room, message.board)
+            self._carry_out(room, "new_game", 0, message.board, call)
             return [(conn, m.Ok(id=message.id)), *self._broadcast_view(room)]
-        return self._propose(conn, message.id, room, seats, kind="new_game", board=message.board)
+        return self._propose(
+            conn, message.id, room, seats, kind="new_game", board=message.board, call=call
+        )
+
+    def _call(self, room: Room, conn: ConnId, message: m.NewGame) -> tuple[str, str] | None:
+        """The seat calling the coin and its call, if one was made; refused where no coin is
+        tossed."""
+        if message.call is None:
+            return None
+        return self._caller(room, conn), message.call
+
+    def _toss(self, room: Room, conn: ConnId, call: str) -> None:
+        """Toss the coin `conn`'s person called for who moves first."""
+        manage.toss_for_first(room, self._caller(room, conn), call, self.coin())
+
+    @staticmethod
+    def _caller(room: Room, conn: ConnId) -> str:
+        """The seat whose person calls the coin; refused where no coin is tossed."""
+        if not room.tosses_for_first:
+            first = room.options.get("first")
+            raise refuse(
+                ErrorCode.BAD_OPTIONS,
+                f"no coin is tossed in this room ({room.game.title}, first={first})",
+            )
+        seats = room.seats_of(conn)
+        if not seats:
+            raise refuse(ErrorCode.NOT_SEATED, "the coin is called by a person in a seat")
+        return seats[0].colour
 
     def _asking_person(self, conn: ConnId, ref: str) -> tuple[Room, list[Seat]]:
         """The room and the seats the asker's people play, if any, and nothing else is
@@ -99,6 +128,7 @@ class Keeping:
         kind: str,
         keep: int = 0,
         board: int | None = None,
+        call: tuple[str, str] | None = None,
     ) -> Outbox:
         """Do it now if nobody else is a person here; else ask every other person. People
         sharing the asker's screen agree with it."""
@@ -109,7 +139,7 @@ class Keeping:
         }
         done: Outbox = [(conn, m.Ok(id=request))]
         if not others:
-            self._carry_out(room, kind, keep, board)
+            self._carry_out(room, kind, keep, board, call)
             return [*done, *self._broadcast_view(room)]
         proposal = Proposal(
             id=self.secret(PROPOSAL_ID_BYTES),
@@ -119,6 +149,7 @@ class Keeping:
             expires_at=self.clock() + self.proposal_seconds,
             keep=keep,
             board=board,
+            call=call,
         )
         room.proposal = proposal
         asked = m.Proposal(
@@ -146,7 +177,7 @@ class Keeping:
         if proposal.waiting:
             return done
         ended = self._end_proposal(room, "accepted", None)
-        self._carry_out(room, proposal.kind, proposal.keep, proposal.board)
+        self._carry_out(room, proposal.kind, proposal.keep, proposal.board, proposal.call)
         return [*done, *ended, *self._broadcast_view(room)]
 
     def _end_proposal(self, room: Room, outcome: str, by: str | None) -> Outbox:
@@ -159,12 +190,16 @@ class Keeping:
         )
         return [(member, ended) for member in sorted(room.connections())]
 
-    @staticmethod
-    def _carry_out(room: Room, kind: str, keep: int, board: int | None) -> None:
+    def _carry_out(
+        self, room: Room, kind: str, keep: int, board: int | None, call: tuple[str, str] | None
+    ) -> None:
         if kind == "undo":
             manage.rewind(room, keep)
-        else:
-            manage.restart(room, board)
+            return
+        manage.restart(room, board)
+        if call is not None:
+            caller, side = call
+            manage.toss_for_first(room, caller, side, self.coin())
 
     def _chat(self, conn: ConnId, message: m.Chat) -> Outbox:
         """A line of chat to everyone in the room, from a member."""

@@ -14,6 +14,7 @@ from parlour import __version__
 from parlour.bots import default_level, levels_for
 from parlour.protocol import ErrorCode, ProtocolError
 from parlour.protocol import messages as m
+from parlour.protocol.messages import COIN_SIDES
 from parlour.rules import GAMES, IllegalMoveError, MalformedMoveError, RulesError, State
 from parlour.rules.dealing import MAX_BOARD_NUMBER
 
@@ -92,6 +93,8 @@ class Lobby(Keeping):
     clock: Callable[[], float]
     limits: Limits = field(default_factory=Limits)
     secret: Callable[[int], str] = secrets.token_urlsafe
+    coin: Callable[[], str] = field(default=lambda: secrets.choice(COIN_SIDES))
+    """How a coin lands: `heads` or `tails`."""
     rooms: dict[str, Room] = field(default_factory=dict)
     codes: dict[str, Room] = field(default_factory=dict)
     names: dict[ConnId, str] = field(default_factory=dict)
@@ -455,7 +458,7 @@ class Lobby(Keeping):
                     seat.seat_bot(level)
                     room.record_seat_change(seat)
         else:
-            self._start(room)
+            self._start(room, conn, message.call)
         return [*outbox, *self._broadcast_view(room)]
 
     def _change_seat(self, conn: ConnId, message: m.SetSeat) -> Outbox:
@@ -548,7 +551,7 @@ class Lobby(Keeping):
             )
         return level
 
-    def _start(self, room: Room) -> None:
+    def _start(self, room: Room, conn: ConnId, call: str | None) -> None:
         open_seats = [seat.colour for seat in room.seats if seat.holder is Holder.OPEN]
         if open_seats:
             raise refuse(
@@ -556,6 +559,8 @@ class Lobby(Keeping):
                 f"nobody holds {', '.join(open_seats)}: seat someone or a bot first",
                 seats=open_seats,
             )
+        if call is not None:
+            self._toss(room, conn, call)
         room.state = room.initial
         room.status = Status.FINISHED if room.state.is_over else Status.PLAYING
         room.begin_record()

@@ -11,7 +11,7 @@ from parlour.rules import State
 from parlour.rules.dealing import MAX_BOARD_NUMBER
 from parlour.rules.gamefile import GameFile, game_file
 
-from .room import Holder, Room, Status
+from .room import CoinToss, Holder, Room, Status
 
 MAX_UNDONE: Final = 40
 """Moves that may be taken back one after another, as Tripppin allowed."""
@@ -59,6 +59,8 @@ def restart(room: Room, board: int | None = None) -> None:
         room.initial = room.game.start_from(room.position, room.options)
     else:
         options = dict(room.options)
+        if room.first_by_coin:
+            options["first"] = "random"
         first = options.get("first")
         seats = room.game.seats
         if first in seats:
@@ -70,6 +72,7 @@ def restart(room: Room, board: int | None = None) -> None:
     room.state = room.initial
     room.moves = []
     room.undone = 0
+    room.coin = None
     room.stood_in = {seat.colour for seat in room.seats if seat.holder is Holder.STANDIN}
     room.status = Status.PLAYING
     room.begin_record()
@@ -89,6 +92,18 @@ def load(room: Room, loaded: GameFile) -> None:
     room.seats_at_start = loaded.tags.get("Seats") or room.holders_text()
     room.seat_log = list(loaded.seat_changes)
     room.version += 1
+
+
+def toss_for_first(room: Room, caller: str, call: str, landed: str) -> None:
+    """The caller's seat moves first if the coin landed as called, else the other's: the
+    game is dealt again from its board number with that player first."""
+    first = caller if call == landed else next(c for c in room.game.seats if c != caller)
+    room.options = room.game.resolve_options({**room.options, "first": first})
+    room.first_by_coin = True
+    room.initial = room.game.new(room.options, seed=room.board)
+    if room.state is not None:
+        room.state = room.initial
+    room.coin = CoinToss(caller, call, landed, first)
 
 
 def game_file_of(room: Room) -> GameFile:

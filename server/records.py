@@ -10,7 +10,7 @@ from typing import Any, Final
 from parlour.rules import GAMES, RulesError
 from parlour.rules.gamefile import SeatChange
 
-from .room import Holder, LeftSeats, Room, Seat, Status
+from .room import CoinToss, Holder, LeftSeats, Room, Seat, Status
 
 RECORD_VERSION: Final = 1
 
@@ -42,6 +42,8 @@ def room_record(room: Room) -> dict[str, Any]:
         "left_seats": room.left_seats.value,
         "changed_hands": sorted(room.changed_hands),
         "seats_at_start": room.seats_at_start,
+        "first_by_coin": room.first_by_coin,
+        "coin": None if room.coin is None else room.coin.describe(),
         "seat_log": [[change.after, change.colour, change.holder] for change in room.seat_log],
         "seats": [
             {
@@ -114,12 +116,22 @@ def _restore(record: dict[str, Any], now: float) -> Room:
         left_seats=LeftSeats(record.get("left_seats", LeftSeats.BOT.value)),
         changed_hands={str(colour) for colour in record.get("changed_hands", [])},
         seats_at_start=_optional_text(record.get("seats_at_start")),
+        first_by_coin=bool(record.get("first_by_coin", False)),
+        coin=_coin(record.get("coin")),
         seat_log=[
             SeatChange(int(after), str(colour), str(holder))
             for after, colour, holder in record.get("seat_log", [])
         ],
         undone=int(record.get("undone", 0)),
         empty_since=now,
+    )
+
+
+def _coin(value: Any) -> CoinToss | None:
+    if value is None:
+        return None
+    return CoinToss(
+        str(value["by"]), str(value["call"]), str(value["landed"]), str(value["first"])
     )
 
 

@@ -123,6 +123,23 @@ class Proposal:
     """For an undo: how many moves stay."""
     board: int | None = None
     """For a new game: the board number asked for, if any."""
+    call: str | None = None
+    """For a new game: the asker's call of the coin for who moves first, if any."""
+
+
+@dataclass(frozen=True, slots=True)
+class CoinToss:
+    """A coin called for who moves first, and how it landed (Doublolo)."""
+
+    by: str
+    """The colour of the seat that called."""
+    call: str
+    landed: str
+    first: str
+    """The colour that moves first: the caller's if the call was right."""
+
+    def describe(self) -> dict[str, str]:
+        return {"by": self.by, "call": self.call, "landed": self.landed, "first": self.first}
 
 
 @dataclass
@@ -164,6 +181,10 @@ class Room:
     """Colours whose holder changed during this game: they count for nobody's score card."""
     seats_at_start: str | None = None
     """Who held the seats when this game began, as a game file's `Seats` tag."""
+    coin: CoinToss | None = None
+    """The coin tossed for who moved first in this game, if one was."""
+    first_by_coin: bool = False
+    """Whether the first player was left to the coin, whose toss named it in `options`."""
     empty_since: float | None = None
     _observed: tuple[State[Any] | None, dict[int | None, dict[str, Any]]] = field(
         default_factory=lambda: (None, {}), repr=False, compare=False
@@ -187,6 +208,16 @@ class Room:
         if self.host_conn == conn:
             return self.host_token
         return next((seat.token for seat in self.owned_by(conn)), None)
+
+    @property
+    def tosses_for_first(self) -> bool:
+        """Whether a coin may be called for who moves first: a game that tosses, dealt with
+        its first player left to chance (or to the coin before)."""
+        return (
+            self.game.first_by_coin
+            and self.position is None
+            and (self.options.get("first") == "random" or self.first_by_coin)
+        )
 
     def holders_text(self) -> str:
         """Who holds each seat, as a game file's `Seats` tag."""
@@ -240,6 +271,7 @@ class Room:
             "public": self.public,
             "version": self.version,
             "moves": list(self.moves),
+            "coin": None if self.coin is None else self.coin.describe(),
             "seat_changes": [
                 {"after": change.after, "seat": change.colour, "holder": change.holder}
                 for change in self.seat_log
