@@ -24,10 +24,18 @@ from parlour.protocol.messages import MAX_CHAT
 
 from .cards import ScoreCardScreen
 from .connection import Connection, ConnectionLostError, Dropped, Event, Reconnected, RefusedError
-from .dialogs import ProposalScreen, QuitScreen, SeatScreen
+from .dialogs import CoinScreen, ProposalScreen, QuitScreen, SeatScreen
 from .files import ImportScreen, LoadScreen, SaveScreen, export_path
 from .lobby import LobbyScreen
-from .room import RoomModel, chat_words, default_level_in, describe_holder, levels_in, title
+from .room import (
+    RoomModel,
+    chat_words,
+    coin_words,
+    default_level_in,
+    describe_holder,
+    levels_in,
+    title,
+)
 from .seatbook import SeatBook, SeatBookError
 from .widgets import BoardView, SeatsPanel
 
@@ -70,10 +78,14 @@ class RoomScreen(Screen[None]):
         Binding("q", "leave", "Quit"),
     ]
 
-    def __init__(self, connection: Connection, room: RoomModel, invite: str = "") -> None:
+    def __init__(
+        self, connection: Connection, room: RoomModel, invite: str = "", *, start: bool = False
+    ) -> None:
         super().__init__()
         self.connection = connection
         self.room = room
+        self.start_now = start
+        """Start the game as the screen comes up (`parlour play`), calling the coin first."""
         self.invite = invite
         """The command friends join with, shown to the host."""
         self.show_thinking = False
@@ -112,6 +124,8 @@ class RoomScreen(Screen[None]):
     def on_mount(self) -> None:
         self.composed = True
         self.redraw(board=True)
+        if self.start_now:
+            self.action_start()
         self.query_one(BoardView).focus()
         if self.room.my_turn:
             self.app.bell()
@@ -147,6 +161,7 @@ class RoomScreen(Screen[None]):
             return
         was_my_turn = self.room.my_turn
         before = self.room.version
+        coin = self.room.view.get("coin")
         try:
             if not self.room.apply(event):
                 return
@@ -154,6 +169,9 @@ class RoomScreen(Screen[None]):
             self.say(f"The server sent {event.TYPE!r} that this client cannot read: {error}")
             return
         self.parlour.keep_seats(self.room)
+        tossed = self.room.view.get("coin")
+        if tossed and tossed != coin:
+            self.log_line(coin_words(tossed))
         moved = self.room.version != before
         if moved:
             self.flash = ""
@@ -171,6 +189,7 @@ class RoomScreen(Screen[None]):
             self.log_line(chat_words(event))
         elif isinstance(event, m.SeatSet):
             self.log_line(self.room.news)
+
         elif isinstance(event, m.Proposal):
             self.log_line(self.room.news)
             if self.room.asks_me:
@@ -234,7 +253,23 @@ class RoomScreen(Screen[None]):
         if event.button.id == "fill":
             self._request(m.FillBots(room=self.room.ref, level=level), lambda _: None)
         elif event.button.id == "start":
-            self._request(m.Start(room=self.room.ref), lambda _: None)
+            self.action_start()
+
+    def action_start(self) -> None:
+        """Start the game; where a coin decides who moves first, call it first."""
+        room = self.room
+
+        def start(call: str | None) -> None:
+            self._request(m.Start(room=room.ref, call=call), lambda _: None)
+
+        self._with_call(start)
+
+    def _with_call(self, then: Callable[[str | None], None]) -> None:
+        """`then` with the coin called by this screen's person, where a coin is tossed."""
+        if self.room.calls_coin(self.connection.welcome):
+            self.app.push_screen(CoinScreen(), then)
+        else:
+            then(None)
 
     def action_hint(self, kind: str) -> None:
         asked_at = self.room.version
@@ -348,7 +383,12 @@ class RoomScreen(Screen[None]):
         self._request(m.Undo(room=self.room.ref), lambda _: None)
 
     def action_new_game(self) -> None:
-        self._request(m.NewGame(room=self.room.ref), lambda _: None)
+        room = self.room
+
+        def again(call: str | None) -> None:
+            self._request(m.NewGame(room=room.ref, call=call), lambda _: None)
+
+        self._with_call(again)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
@@ -469,8 +509,10 @@ class ParlourApp(App[None]):
         *,
         invite: str = "",
         book: SeatBook | None = None,
+        start: bool = False,
     ) -> None:
         super().__init__()
+        self.start_now = start
         self.title = "Parlour"
         self.connection = connection
         self.book = book
@@ -496,7 +538,8 @@ class ParlourApp(App[None]):
 
     def enter(self, room: RoomModel, invite: str = "") -> RoomScreen:
         """The screen of the room just entered, given what came while entering."""
-        screen = RoomScreen(self.connection, room, invite)
+        screen = RoomScreen(self.connection, room, invite, start=self.start_now)
+        self.start_now = False
         self.room_screen = screen
         self.keep_seats(room)
         while self.unclaimed:

@@ -105,3 +105,23 @@ class QuitScreen(ModalScreen[str | None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(None if event.button.id == "stay" else event.button.id)
+
+
+class CoinScreen(ModalScreen[str | None]):
+    """Heads or tails for who moves first, as Doublolo asked; None leaves it to the board."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h", "dismiss('heads')", "Heads"),
+        Binding("t", "dismiss('tails')", "Tails"),
+        Binding("escape", "dismiss(None)", "Let the board decide"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="question"):
+            yield Label("Call the coin: whoever wins it moves first.")
+            with Horizontal():
+                yield Button("Heads (H)", id="heads", variant="primary")
+                yield Button("Tails (T)", id="tails", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)

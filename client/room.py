@@ -69,6 +69,14 @@ def seat_words(change: m.SeatSet) -> str:
     return f"{who} opened {seat} for someone to take."
 
 
+def coin_words(coin: Mapping[str, Any]) -> str:
+    """A coin toss for who moves first, in words."""
+    return (
+        f"{title(str(coin['by']))} called {coin['call']}; it landed {coin['landed']}:"
+        f" {title(str(coin['first']))} moves first."
+    )
+
+
 def levels_in(welcome: m.Welcome | None, game: str) -> list[str]:
     """The computer levels the server offers for `game`, weakest first."""
     games = welcome.games if welcome is not None else []
@@ -197,6 +205,19 @@ class RoomModel:
             return True
         return self.host and not holder.get("connected", False)
 
+    def calls_coin(self, welcome: m.Welcome | None) -> bool:
+        """Whether this screen's person calls a coin for who moves first: a game that tosses
+        one (Doublolo), its first player left to chance, and a seat played here."""
+        games = welcome.games if welcome is not None else []
+        tosses = any(
+            isinstance(game, dict) and game.get("name") == self.game and game.get("first_by_coin")
+            for game in games
+        )
+        left_to_chance = self.view.get("options", {}).get("first") == "random" or bool(
+            self.view.get("coin")
+        )
+        return tosses and left_to_chance and not self.view.get("position") and bool(self.playing)
+
     @property
     def asks_me(self) -> bool:
         """Whether an open proposal waits for an answer from this screen."""
@@ -273,6 +294,9 @@ class RoomModel:
             return
         if version != self.version:
             self.thinking = None
+        coin = view.get("coin")
+        if coin and coin != self.view.get("coin"):
+            self.news = coin_words(coin)
         self.view = view
         self.stale = False
         self.seat = self.playing_now()

@@ -214,8 +214,10 @@ async def play(args: argparse.Namespace) -> None:
             room = await create_room(connection, args, public=False)
             level = args.bots or default_level(connection, args.game)
             await _ask(connection, m.FillBots(room=room.ref, level=level))
-            await _ask(connection, m.Start(room=room.ref))
-            await ParlourApp(connection, room).run_async()
+            calls = room.calls_coin(connection.welcome)
+            if not calls:
+                await _ask(connection, m.Start(room=room.ref))
+            await ParlourApp(connection, room, start=calls).run_async()
 
 
 async def host(args: argparse.Namespace) -> None:

@@ -60,3 +60,25 @@ export function table(headers, rows, attributes = {}) {
     ),
   );
 }
+
+/** Heads or tails for who moves first, as Doublolo asked; null leaves it to the board. */
+export async function callCoin() {
+  const { result } = openDialog(
+    "Who moves first?",
+    [element("p", {}, "Call the coin: whoever wins it moves first.")],
+    [
+      { label: "Heads", value: "heads", primary: true },
+      { label: "Tails", value: "tails", primary: true },
+      { label: "Let the board decide", value: "board" },
+    ],
+  );
+  const chosen = await result;
+  return chosen === "heads" || chosen === "tails" ? chosen : null;
+}
+
+/** Whether a person at this page calls the coin for who moves first in a room: a game that
+ * tosses one (Doublolo), its first player left to chance, and a seat played here. */
+export function callsCoin(game, view, playing) {
+  const chance = view.options?.first === "random" || Boolean(view.coin);
+  return Boolean(game?.first_by_coin) && chance && !view.position && playing.length > 0;
+}

@@ -2,6 +2,7 @@
  * new room: game, options, board number, public or private, and who sits where. */
 
 import { element, rebuild } from "./dom.js";
+import { callCoin, callsCoin } from "./dialogs.js";
 import { storeSeat } from "./storage.js";
 import { defaultLevel, describeHolder, openSeats, title } from "./words.js";
 
@@ -345,7 +346,12 @@ export class LobbyView {
         }
       }
       if (!choices.some((seat) => seat.choice === OPEN)) {
-        await this.connection.request({ type: "start", room: ref });
+        const start = { type: "start", room: ref };
+        if (callsCoin(game, joined.room, people)) {
+          const call = await callCoin();
+          if (call) start.call = call;
+        }
+        await this.connection.request(start);
       }
     } catch {
       // The room is made and ours: its page shows the seats as they are, to set by hand.

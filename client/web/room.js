@@ -3,12 +3,13 @@
 
 import { BoardView, SEAT_COLOURS } from "./boards/view.js";
 import { ConnectionLost } from "./connection.js";
-import { openDialog } from "./dialogs.js";
+import { callCoin, callsCoin, openDialog } from "./dialogs.js";
 import { announce, button, element, rebuild } from "./dom.js";
 import { RoomFiles } from "./files.js";
 import * as sound from "./sound.js";
 import { forgetSeat, soundOn, storedSeat, storeSeat, storeSound } from "./storage.js";
 import {
+  coinText,
   defaultLevel,
   describeHolder,
   moveText,
@@ -263,6 +264,12 @@ export class RoomView {
   setView(view, { animate = true } = {}) {
     const wasMyTurn = this.myTurn();
     const first = this.view === null;
+    if (view.coin && JSON.stringify(view.coin) !== JSON.stringify(this.view?.coin ?? null)) {
+      const words = coinText(view.coin);
+      this.addLog(words, "note");
+      this.notice.textContent = words;
+      announce(words);
+    }
     this.view = view;
     this.seat = this.playingNow();
     this.retellMoves(view);
@@ -446,12 +453,23 @@ export class RoomView {
 
   async newGame() {
     const board = element("input", { id: "new-board", type: "number", min: 0, step: 1, placeholder: "a new deal" });
+    const coin = element(
+      "select",
+      { id: "new-coin" },
+      element("option", { value: "" }, "let the board decide"),
+      element("option", { value: "heads" }, "heads"),
+      element("option", { value: "tails" }, "tails"),
+    );
+    const calling = this.callsCoin()
+      ? [element("label", { for: "new-coin" }, "Call the coin for who moves first"), coin]
+      : [];
     const { result } = openDialog(
       "New game",
       [
         element("p", {}, "The same seats play again. Others seated are asked first if the game is not over."),
         element("label", { for: "new-board" }, "Board number"),
         board,
+        ...calling,
       ],
       [
         { label: "Start", value: "start", primary: true },
@@ -461,6 +479,7 @@ export class RoomView {
     if ((await result) !== "start") return;
     const request = { type: "new_game", room: this.ref };
     if (board.value !== "") request.board = Number(board.value);
+    if (calling.length && coin.value) request.call = coin.value;
     try {
       await this.request(request);
     } catch (error) {
@@ -476,6 +495,20 @@ export class RoomView {
       this.refuse(error);
       return false;
     }
+  }
+
+  /** Start the game; where a coin decides who moves first, call it first. */
+  async start() {
+    const message = { type: "start" };
+    if (this.callsCoin()) {
+      const call = await callCoin();
+      if (call) message.call = call;
+    }
+    this.hostAction(message);
+  }
+
+  callsCoin() {
+    return callsCoin(this.gameInfo(), this.view, this.playing());
   }
 
   async hostAction(message) {
@@ -690,7 +723,7 @@ export class RoomView {
     return [
       element("label", {}, "Empty seats: computer, level ", level),
       button("Fill", () => this.hostAction({ type: "fill_bots", level: level.value }), { "data-action": "fill", "data-key": "fill" }),
-      button("Start the game", () => this.hostAction({ type: "start" }), { class: "primary", "data-action": "start", "data-key": "start" }),
+      button("Start the game", () => this.start(), { class: "primary", "data-action": "start", "data-key": "start" }),
     ];
   }
 

@@ -52,6 +52,11 @@ export function seatText(change) {
   return `${who} opened ${seat} for someone to take.`;
 }
 
+/** A coin toss for who moves first. */
+export function coinText(coin) {
+  return `${title(coin.by)} called ${coin.call}; it landed ${coin.landed}: ${title(coin.first)} moves first.`;
+}
+
 /** A pass, as everyone is shown it. */
 export function passText(colour) {
   return `${title(colour)} cannot move and passes.`;

@@ -8,9 +8,10 @@ from textual.widgets import ListItem, RichLog
 
 from parlour.client.app import ParlourApp
 from parlour.client.connection import Connection
-from parlour.client.dialogs import SeatScreen
+from parlour.client.dialogs import CoinScreen, SeatScreen
 from parlour.client.room import RoomModel
 from parlour.protocol import messages as m
+from parlour.server import ParlourServer
 
 from .test_app import SCREEN, click_square, connection, screen_of, status_text, until
 
@@ -101,3 +102,30 @@ async def test_three_people_at_one_terminal_play_tribolo_to_the_end(
         assert screen.room.observation is not None and screen.room.observation["over"]
         assert len(screen.room.view["moves"]) == 30
         assert "Game over" in status_text(app) and "you win" not in status_text(app)
+
+
+async def test_a_doublolo_game_starts_with_the_person_calling_the_coin(
+    server: ParlourServer, connection: Connection
+) -> None:
+    server.lobby.coin = lambda: "tails"
+    joined = await connection.request(m.CreateRoom(game="doublolo", seat="red", board=4))
+    assert isinstance(joined, m.Joined)
+    room = RoomModel.joined(joined)
+    await connection.request(m.FillBots(room=room.ref, level="easy"))
+    app = ParlourApp(connection, room, start=True)
+    async with app.run_test(size=SCREEN) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, CoinScreen), "the coin was asked")
+        await pilot.press("h")
+        screen = screen_of(app)
+        await until(pilot, lambda: screen.room.status == "playing", "the game started")
+        assert screen.room.view["coin"] == {
+            "by": "red",
+            "call": "heads",
+            "landed": "tails",
+            "first": "white",
+        }
+        await until(
+            pilot,
+            lambda: "Red called heads; it landed tails: White moves first." in log_text(app),
+            "the toss was told",
+        )

@@ -1,6 +1,7 @@
 """Seats changing hands in the browser page: taking a seat back from the computer mid-game,
 and three people at one page playing Tribolo to the end."""
 
+import re
 from typing import Any
 
 from parlour.rules import get_game
@@ -91,3 +92,24 @@ def test_three_people_at_one_page_play_tribolo_to_the_end(open_player: Any) -> N
     passes = page.locator(".talk li", has_text="cannot move and passes.")
     assert passes.count() == passes_in_small_game() == 15
     page.screenshot(path="/tmp/hot-seat-over.png")
+
+
+def test_a_doublolo_room_made_in_the_lobby_starts_with_a_coin_call(open_player: Any) -> None:
+    ann: Player = open_player("Ann")
+    page = ann.page
+    page.select_option("#game", "doublolo")
+    page.select_option("#seat-white", "bot:easy")
+    page.click("text=Create room")
+    page.wait_for_selector("dialog >> text=Call the coin")
+    page.click("dialog button[value=heads]")
+    page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+$"))
+    ann.wait("room.view !== null && room.view.coin !== null && room.view.status === 'playing'")
+    coin = ann.view["coin"]
+    assert coin["by"] == "red" and coin["call"] == "heads"
+    assert coin["first"] == ("red" if coin["landed"] == "heads" else "white")
+    assert ann.view["options"]["first"] == coin["first"]
+    words = (
+        f"Red called heads; it landed {coin['landed']}: {coin['first'].capitalize()} moves first."
+    )
+    page.wait_for_selector(f".talk li:has-text('{words}')")
+    assert page.locator(".talk li", has_text=words).count() == 1
