@@ -106,6 +106,26 @@ def score_text(scores: Mapping[str, int]) -> str:
     return "  ".join(f"{title(colour)} {score}" for colour, score in scores.items())
 
 
+def race_text(observation: Mapping[str, Any]) -> str:
+    """Tripppin's standing: the targets each piece has reached of its route."""
+    routes = observation.get("routes", {})
+    reached = observation.get("progress", {})
+    each = [f"{title(c)} {reached.get(c, 0)} of {len(route)}" for c, route in routes.items()]
+    return "Targets reached: " + "  ".join(each)
+
+
+def stuck_seat(observation: Mapping[str, Any]) -> str | None:
+    """The Tripppin piece that could not move and so lost, if that ended the game."""
+    winners = observation.get("winners", [])
+    routes, reached = observation.get("routes", {}), observation.get("progress", {})
+    if not observation.get("over") or len(winners) != 1:
+        return None
+    winner = winners[0]
+    if reached.get(winner, 0) >= len(routes.get(winner, [])):
+        return None
+    return next((colour for colour in routes if colour != winner), None)
+
+
 @dataclass
 class RoomModel:
     """One room this connection is in, seated or watching."""
@@ -309,7 +329,8 @@ class RoomModel:
             ask = " Host: fill them with computer players and start." if self.host else ""
             seats = "seat is" if open_seats == 1 else "seats are"
             return f"Waiting to start: {open_seats} {seats} open.{ask}"
-        scores = score_text(observation.get("scores", {}))
+        racing = "routes" in observation
+        scores = race_text(observation) if racing else score_text(observation.get("scores", {}))
         if observation.get("over"):
             return f"{self.result()}   {scores}"
         mover = observation.get("to_move")
@@ -322,6 +343,9 @@ class RoomModel:
             turn = f"{title(str(mover))} is thinking..."
         else:
             turn = f"{title(str(mover))} to move"
+        target = observation.get("targets", {}).get(mover) if racing else None
+        if target and mover in self.playing:
+            turn += f": try to reach the flashing frame ({target})"
         return f"{turn}   {scores}"
 
     def result(self) -> str:
@@ -330,6 +354,9 @@ class RoomModel:
         winners = [str(colour) for colour in observation.get("winners", [])]
         if not winners or len(winners) == len(self.seats):
             return "Game over: a draw."
+        stuck = stuck_seat(observation)
+        if stuck is not None:
+            return f"{title(stuck)} CAN'T MOVE! {title(winners[0])} wins."
         if self.seat is not None and not self.shared:
             if winners == [self.seat]:
                 return "Game over: you win!"

@@ -40,7 +40,6 @@ export class RoomView {
     this.seat = null;
     this.host = false;
     this.thinkingOn = false;
-    this.thinkingSeat = null;
     this.proposalDialog = null;
     this.moving = false;
     this.files = new RoomFiles(this);
@@ -242,7 +241,6 @@ export class RoomView {
       state: update.state,
       status: update.state.over ? "finished" : "playing",
     };
-    this.thinkingSeat = null;
     this.seat = this.playingNow();
     this.retellMoves(this.view);
     this.notice.textContent = (update.passed ?? []).map(passText).join(" ");
@@ -334,10 +332,9 @@ export class RoomView {
   }
 
   showThinking(message) {
-    this.thinkingSeat = message.of === "bot" ? message.seat : this.thinkingSeat;
     const whose = message.of === "bot" ? `${title(message.seat)} thinks` : "Suggestion so far";
     this.thinking.textContent = `${whose}: ${searchText(message.search)}`;
-    this.turn.textContent = turnText({ ...this.view, playing: this.playing() }, this.thinkingSeat, this.host);
+    this.turn.textContent = turnText({ ...this.view, playing: this.playing() }, this.host);
   }
 
   async proposed(proposal) {
@@ -604,7 +601,7 @@ export class RoomView {
     const gameTitle = this.gameTitle();
     this.heading.textContent = view.public ? gameTitle : `${gameTitle} (private room)`;
     document.title = `${this.myTurn() ? "Your move · " : ""}${gameTitle} · Parlour`;
-    this.turn.textContent = turnText({ ...view, playing: this.playing() }, this.thinkingSeat, this.host);
+    this.turn.textContent = turnText({ ...view, playing: this.playing() }, this.host);
     const scores = view.state?.scores ?? {};
     const seatsKey = JSON.stringify([view.seats, scores, view.state?.to_move, this.yours(), this.host, view.status]);
     rebuild(this.seatsList, seatsKey, () => view.seats.map((seat) => this.seatItem(seat)));
@@ -635,7 +632,8 @@ export class RoomView {
   seatItem(seat) {
     const state = this.view.state;
     const mine = this.playing().includes(seat.colour);
-    const score = state?.scores?.[seat.colour];
+    const route = state?.routes?.[seat.colour];
+    const score = route ? `${state.progress[seat.colour]} of ${route.length}` : state?.scores?.[seat.colour];
     const swatch = element("span", { class: "swatch", "aria-hidden": "true" });
     swatch.style.background = SEAT_COLOURS[seat.colour] ?? "#888";
     const item = element(
@@ -644,7 +642,7 @@ export class RoomView {
       swatch,
       element("span", { class: "colour" }, title(seat.colour)),
       element("span", { class: "holder" }, describeHolder(seat.holder, mine)),
-      element("span", { class: "score" }, score === undefined ? "" : String(score)),
+      element("span", { class: "score", title: route ? "targets reached" : "score" }, score === undefined ? "" : String(score)),
     );
     if (seat.holder.kind === "open" && this.playing().length === 0) {
       item.append(button(`Take ${title(seat.colour)}`, () => this.takeSeat(seat.colour), { class: "take", "data-colour": seat.colour, "data-key": `take-${seat.colour}` }));

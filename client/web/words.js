@@ -82,25 +82,45 @@ export function resultText(state) {
   return `${winners.map(title).join(" and ")} tie.`;
 }
 
+/** Tripppin's standing: the targets each piece has reached of its route. */
+export function raceText(state) {
+  const routes = state.routes ?? {};
+  return `Targets reached: ${Object.entries(routes)
+    .map(([colour, route]) => `${title(colour)} ${state.progress?.[colour] ?? 0} of ${route.length}`)
+    .join(" · ")}`;
+}
+
+/** The Tripppin piece that could not move and so lost, if that ended the game. */
+export function stuckSeat(state) {
+  const winners = state.winners ?? [];
+  if (!state.over || !state.routes || winners.length !== 1) return null;
+  const winner = winners[0];
+  if ((state.progress?.[winner] ?? 0) >= (state.routes[winner]?.length ?? 0)) return null;
+  return Object.keys(state.routes).find((colour) => colour !== winner) ?? null;
+}
+
 /** Whose turn it is, or the result, for the line above the board. */
-export function turnText(view, thinkingSeat = null, hosting = false) {
+export function turnText(view, hosting = false) {
   if (view.status === "waiting") {
     return hosting ? "Start the game when the seats are ready." : "Waiting for the host to start the game.";
   }
   const state = view.state;
   if (!state) return "";
-  if (state.over) return `${resultText(state)} ${scoreText(state.scores)}`;
+  const standing = state.routes ? raceText(state) : scoreText(state.scores);
+  const stuck = stuckSeat(state);
+  if (stuck) return `${title(stuck)} CAN'T MOVE! ${resultText(state)} ${standing}`;
+  if (state.over) return `${resultText(state)} ${standing}`;
   const mover = state.to_move;
   const seat = view.seats.find((s) => s.colour === mover);
   const playing = view.playing ?? (view.you ? [view.you] : []);
+  const target = state.targets?.[mover];
+  const reach = target ? ` Try to reach the flashing frame (${target}).` : "";
   if (playing.includes(mover) && playing.length > 1) {
-    return `${title(mover)} (${seat?.holder?.name}) to move: pass the keyboard.`;
+    return `${title(mover)} (${seat?.holder?.name}) to move: pass the keyboard.${reach}`;
   }
-  if (playing.includes(mover)) return "Your move.";
+  if (playing.includes(mover)) return `Your move.${reach}`;
   const kind = seat?.holder?.kind;
-  if ((kind === "bot" || kind === "standin") && thinkingSeat === mover) {
-    return `${title(mover)} is thinking…`;
-  }
+  if (kind === "bot" || kind === "standin") return `${title(mover)} is thinking…`;
   return `${title(mover)} to move.`;
 }
 

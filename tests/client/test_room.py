@@ -1,6 +1,7 @@
 """The client's room model: updates and views applied in the order they count, and words
 for what happened."""
 
+import random
 from typing import Any
 
 from parlour.client.room import RoomModel, describe_holder, levels_in, middle_level, seat_words
@@ -171,3 +172,35 @@ def test_holders_and_levels_in_words() -> None:
     assert levels_in(welcome, "tribolo") == []
     assert middle_level(["easy", "medium", "hard", "expert"]) == "medium"
     assert middle_level([str(n) for n in range(7)]) == "3"
+
+
+def random_tripppin_game(seed: int) -> list[str]:
+    """A Tripppin game of random legal moves from board `seed`, to its end."""
+    state, chooser, moves = GAMES["tripppin"].new(seed=seed), random.Random(seed), []
+    while not state.is_over:
+        move = chooser.choice(state.legal_moves())
+        moves.append(state.format_move(move))
+        state = state.play(move)
+    return moves
+
+
+def test_tripppin_says_what_its_original_said() -> None:
+    start = view_of("tripppin", [], you="blue")
+    start["state"] = GAMES["tripppin"].new(seed=1).observation()
+    room = RoomModel(start, "r1")
+    room.apply(m.RoomView(room=start))
+    assert room.status_line() == (
+        "Your move: try to reach the flashing frame (g7)   Targets reached: Blue 0 of 5  Grey 0 of 5"
+    )
+    # Board 1, random moves: after 11 moves blue has no move left, and so loses.
+    moves = random_tripppin_game(1)
+    state = GAMES["tripppin"].new(seed=1)
+    for move in moves:
+        state = state.play_text(move)
+    ended = view_of("tripppin", [], you="grey")
+    ended.update(status="finished", version=len(moves), moves=moves, state=state.observation())
+    over = RoomModel(ended, "r1")
+    over.apply(m.RoomView(room=ended))
+    assert over.status_line() == (
+        "Grey CAN'T MOVE! Blue wins.   Targets reached: Blue 0 of 5  Grey 1 of 5"
+    )

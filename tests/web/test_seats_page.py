@@ -113,3 +113,17 @@ def test_a_doublolo_room_made_in_the_lobby_starts_with_a_coin_call(open_player: 
     )
     page.wait_for_selector(f".talk li:has-text('{words}')")
     assert page.locator(".talk li", has_text=words).count() == 1
+
+
+def test_tripppin_tells_the_target_and_the_targets_reached(open_player: Any) -> None:
+    ann: Player = open_player("Ann")
+    create_room(ann, "tripppin", {"blue": "you", "grey": "1"})
+    ann.wait("room.myTurn()")
+    state = ann.view["state"]
+    target = state["targets"]["blue"]
+    reached = state["progress"]
+    turn = ann.page.locator("#turn").inner_text()
+    assert turn == f"Your move. Try to reach the flashing frame ({target})."
+    scores = ann.page.locator("#seats .score").all_inner_texts()
+    assert scores == [f"{reached['blue']} of 5", f"{reached['grey']} of 5"]
+    ann.page.screenshot(path="/tmp/tripppin-turn.png")

@@ -101,7 +101,7 @@ export class TripppinBoard extends SquareBoard {
     );
     ctx.fillStyle = COLOURS.tray;
     ctx.fill();
-    for (const name of grid.names) this.#drawTile(ctx, name, t);
+    for (const name of grid.names) this.#drawTile(ctx, name, t, marks.blink !== false);
     for (const name of marks.hints) {
       const centre = grid.centre(name);
       if (centre !== null) hint(ctx, centre.x, centre.y, size * 0.27);
@@ -117,7 +117,12 @@ export class TripppinBoard extends SquareBoard {
     grid.drawLabels(ctx, marks.ink);
   }
 
-  #drawTile(ctx, name, t) {
+  /** The next targets flash, as the original's Xs did, until the game is over. */
+  get blinks() {
+    return !this.observation.over;
+  }
+
+  #drawTile(ctx, name, t, lit) {
     const grid = this.grid;
     const size = grid.size;
     const [row, col] = grid.position(name);
@@ -145,7 +150,7 @@ export class TripppinBoard extends SquareBoard {
       }
     }
     this.#drawCentre(ctx, name, cx, cy, t);
-    this.#drawTargets(ctx, name, corner, inset);
+    if (lit) this.#drawTargets(ctx, name, corner, inset);
   }
 
   #drawArrow(ctx, cx, cy, direction, colour, width, scale = 1) {

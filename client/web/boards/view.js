@@ -40,6 +40,8 @@ const KEYS = Object.freeze({
 });
 const MAX_HEIGHT = 0.75;
 const TAP_SLOP = 12;
+/** How long a flashing mark shows, then hides. */
+const BLINK_MS = 530;
 
 /** Whether this view can draw observations of `game`. */
 export function canShow(game) {
@@ -94,6 +96,8 @@ export class BoardView {
   #press = null;
   #observer;
   #listeners = [];
+  #blinkTimer = 0;
+  #lit = true;
 
   /** Take over `container` (empty); `onMove(text)` hears each move a click or Enter makes. */
   constructor(container, { onMove } = {}) {
@@ -154,6 +158,21 @@ export class BoardView {
     this.#describe();
     this.#resize();
     if (this.#animation !== null) this.#animate();
+    this.#blink(Boolean(board.blinks) && !reducedMotion());
+  }
+
+  /** Flash what the board flashes (Tripppin's next targets) while it wants to. */
+  #blink(wanted) {
+    if (wanted && this.#blinkTimer === 0) {
+      this.#blinkTimer = setInterval(() => {
+        this.#lit = !this.#lit;
+        this.#draw();
+      }, BLINK_MS);
+    } else if (!wanted && this.#blinkTimer !== 0) {
+      clearInterval(this.#blinkTimer);
+      this.#blinkTimer = 0;
+      this.#lit = true;
+    }
   }
 
   /** Highlight the squares of these move texts; [] clears. */
@@ -177,6 +196,7 @@ export class BoardView {
 
   /** Stop listening and observing, and take the canvas and legend out of the container. */
   destroy() {
+    this.#blink(false);
     cancelAnimationFrame(this.#frame);
     cancelAnimationFrame(this.#resizeFrame);
     this.#observer.disconnect();
@@ -298,6 +318,7 @@ export class BoardView {
       cursor: this.#cursor,
       showCursor: this.#keyboard,
       ink: this.#ink,
+      blink: this.#lit,
     };
     ctx.save();
     board.draw(ctx, marks, t);
