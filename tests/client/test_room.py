@@ -190,7 +190,8 @@ def test_tripppin_says_what_its_original_said() -> None:
     room = RoomModel(start, "r1")
     room.apply(m.RoomView(room=start))
     assert room.status_line() == (
-        "Your move: try to reach the flashing frame (g7)   Targets reached: Blue 0 of 5  Grey 0 of 5"
+        "Your move: try to reach the flashing frame (g7)"
+        "   Targets reached: Blue 0 of 5  Grey 0 of 5"
     )
     # Board 1, random moves: after 11 moves blue has no move left, and so loses.
     moves = random_tripppin_game(1)
