@@ -302,15 +302,20 @@ class RoomScreen(Screen[None]):
 
         self._request(m.ShowThinking(room=self.room.ref, on=on), done)
 
-    def action_score_card(self) -> None:
-        board = self.room.view.get("options", {}).get("board")
-        preset = board if isinstance(board, str) else None
+    def action_score_card(self, preset: str | None = "") -> None:
+        """The score card of this room's board preset (as Tribolo's boards each had their
+        own); from it, A shows the card of every board together."""
+        asked = self.room.preset if preset == "" else preset
 
         def show(answer: m.ServerMessage) -> None:
             if isinstance(answer, m.ScoreCardReply):
-                self.app.push_screen(ScoreCardScreen(answer))
+                self.app.push_screen(ScoreCardScreen(answer), self._other_card)
 
-        self._request(m.ScoreCard(game=self.room.game, preset=preset), show)
+        self._request(m.ScoreCard(game=self.room.game, preset=asked), show)
+
+    def _other_card(self, every_board: bool | None) -> None:
+        if every_board:
+            self.action_score_card(None)
 
     def action_save(self) -> None:
         def save(chosen: tuple[str, bool] | None) -> None:

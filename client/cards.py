@@ -41,13 +41,15 @@ def headline(card: m.ScoreCardReply) -> str:
     return f"{played}. Best score: {best['score']} by {best['initials']} ({best['name']})."
 
 
-class ScoreCardScreen(ModalScreen[None]):
-    """The score card over the room; any of Escape, C or Q closes it."""
+class ScoreCardScreen(ModalScreen[bool]):
+    """The score card over the room; any of Escape, C or Q closes it, and A (on one board's
+    card) answers True, for the card of every board."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "dismiss", "Close"),
-        Binding("c", "dismiss", "Close", show=False),
-        Binding("q", "dismiss", "Close", show=False),
+        Binding("escape", "dismiss(False)", "Close"),
+        Binding("c", "dismiss(False)", "Close", show=False),
+        Binding("q", "dismiss(False)", "Close", show=False),
+        Binding("a", "every_board", "Every board"),
     ]
 
     def __init__(self, card: m.ScoreCardReply) -> None:
@@ -62,7 +64,12 @@ class ScoreCardScreen(ModalScreen[None]):
             yield DataTable(id="by-colour", show_cursor=False)
             yield Label("By player", classes="heading")
             yield DataTable(id="by-player", show_cursor=False)
-            yield Label("Escape closes", classes="hint")
+            every = "; A: every board together" if self.card.preset else ""
+            yield Label(f"Escape closes{every}", classes="hint")
+
+    def action_every_board(self) -> None:
+        if self.card.preset:
+            self.dismiss(True)
 
     def on_mount(self) -> None:
         for table_id, lines, key in (

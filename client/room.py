@@ -196,6 +196,15 @@ class RoomModel:
         return None if observation is None else observation.get("to_move")
 
     @property
+    def preset(self) -> str:
+        """The board preset whose score card this room's games count on: a named board,
+        `custom` for a game from a position of its own, else `standard`."""
+        if self.view.get("position"):
+            return "custom"
+        board = self.view.get("options", {}).get("board")
+        return board if isinstance(board, str) and board != "random" else "standard"
+
+    @property
     def yours(self) -> list[str]:
         """Every seat that is this screen's: played here, or by the computer for it."""
         return [str(colour) for colour in self.view.get("yours", [])]

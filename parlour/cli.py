@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from parlour import __version__
-from parlour.rules import GAMES, Game, OptionError, RulesError, get_game
+from parlour.rules import GAMES, Game, OptionError, RulesError, State, get_game
 from parlour.rules.dealing import MAX_BOARD_NUMBER
 from parlour.rules.game import MAX_PERFT_DEPTH
 from parlour.rules.options import ChoiceOption, parse_options
@@ -27,17 +27,40 @@ class CommandError(Exception):
 
 def _perft(args: argparse.Namespace) -> int:
     """Count the leaves of the game tree from a dealt board or a given position."""
+    print(_start_state(args).perft(args.depth))
+    return 0
+
+
+def _see(args: argparse.Namespace) -> int:
+    """Draw the board a game would start from, as Tribolo's "See" showed its boards."""
+    from rich.console import Console  # noqa: PLC0415 (only `see` draws)
+
+    from parlour.client.boards import board_for  # noqa: PLC0415
+    from parlour.client.boards.base import Marks  # noqa: PLC0415
+
+    state = _start_state(args)
+    observation = state.observation()
+    first = observation["to_move"]
+    board = args.board or "0"
+    where = "the position given" if args.position is not None else f"board {board}"
+    if args.position is None and not board.strip().lstrip("+-").isdigit():
+        where = f"the {board} board"
+    Console(highlight=False).print(f"{state.game.title}, {where}: {first.title()} moves first.")
+    Console().print(board_for(observation).render(Marks()))
+    return 0
+
+
+def _start_state(args: argparse.Namespace) -> State[Any]:
+    """The position `perft` and `see` start from: a dealt board, a named one, or a given
+    position."""
     game = get_game(args.game)
     if args.position is not None:
         if args.option:
             raise RulesError("--position says the whole position: leave out --option")
-        state = game.parse_position(args.position)
-    else:
-        seed, pairs = _board_choice(game, args.board or "0")
-        options = parse_options(game.option_specs, [*args.option, *pairs])
-        state = game.new(options, seed=seed)
-    print(state.perft(args.depth))
-    return 0
+        return game.parse_position(args.position)
+    seed, pairs = _board_choice(game, args.board or "0")
+    options = parse_options(game.option_specs, [*args.option, *pairs])
+    return game.new(options, seed=seed)
 
 
 def _board_choice(game: Game[Any], board: str) -> tuple[int, list[str]]:
@@ -205,6 +228,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     perft.add_argument("--depth", type=_depth, required=True, metavar="D", help="plies to count")
     perft.set_defaults(run=_perft)
+
+    see = commands.add_parser(
+        "see",
+        help="draw the board a game would start from",
+        description="Draw the starting board of GAME for a board number, a named board"
+        " (parlour games lists them) or a position, as Tribolo's See showed its boards.",
+    )
+    see.add_argument("game", choices=sorted(GAMES), metavar="GAME", help="a game name")
+    shown = see.add_mutually_exclusive_group()
+    shown.add_argument(
+        "--board", metavar="N|NAME", help="a board number (default 0), or a named board"
+    )
+    shown.add_argument("--position", metavar="TEXT", help="a position in the game's notation")
+    see.add_argument(
+        "--option", action="append", default=[], metavar="K=V", help="a game option, repeatable"
+    )
+    see.set_defaults(run=_see)
 
     serve = commands.add_parser(
         "serve",

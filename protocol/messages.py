@@ -123,6 +123,15 @@ class CreateRoom(Message):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class See(Message):
+    TYPE = "see"
+    game: str = spec(GAME_NAME)
+    options: dict[str, int | str] | None = spec(OptionValues(), None)
+    board: int | None = spec(BOARD_NUMBER, None)
+    position: str | None = spec(Text(1, MAX_POSITION), None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Join(Message):
     TYPE = "join"
     room: str = spec(ROOM_REF)
@@ -291,6 +300,14 @@ class Rooms(Message):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class Seen(Message):
+    TYPE = "seen"
+    game: str = spec(STR)
+    board: int = spec(INT)
+    state: dict[str, Any] = spec(ANY)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Joined(Message):
     TYPE = "joined"
     room: dict[str, Any] = spec(ANY)
@@ -444,6 +461,7 @@ ClientMessage = (
     Hello
     | ListRooms
     | CreateRoom
+    | See
     | Join
     | Spectate
     | Leave
@@ -469,6 +487,7 @@ ClientMessage = (
 ServerMessage = (
     Welcome
     | Rooms
+    | Seen
     | Joined
     | Watching
     | Ok
@@ -494,6 +513,7 @@ CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
         Hello,
         ListRooms,
         CreateRoom,
+        See,
         Join,
         Spectate,
         Leave,
@@ -522,6 +542,7 @@ SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
     for kind in (
         Welcome,
         Rooms,
+        Seen,
         Joined,
         Watching,
         Ok,

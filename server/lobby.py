@@ -15,7 +15,7 @@ from parlour.bots import default_level, levels_for
 from parlour.protocol import ErrorCode, ProtocolError
 from parlour.protocol import messages as m
 from parlour.protocol.messages import COIN_SIDES
-from parlour.rules import GAMES, IllegalMoveError, MalformedMoveError, RulesError, State
+from parlour.rules import GAMES, Game, IllegalMoveError, MalformedMoveError, RulesError, State
 from parlour.rules.dealing import MAX_BOARD_NUMBER
 
 from .answers import Outbox, refuse, running
@@ -135,6 +135,8 @@ class Lobby(Keeping):
                 return self._hello(conn, message)
             case m.ListRooms():
                 return self._list_rooms(conn, message)
+            case m.See():
+                return self._see(conn, message)
             case m.CreateRoom():
                 return self._create_room(conn, message)
             case m.Join():
@@ -231,9 +233,7 @@ class Lobby(Keeping):
         return [(conn, m.Rooms(id=message.id, rooms=listed))]
 
     def _create_room(self, conn: ConnId, message: m.CreateRoom) -> Outbox:
-        game = GAMES.get(message.game)
-        if game is None:
-            raise refuse(ErrorCode.NO_SUCH_GAME, f"there is no game '{message.game}'")
+        game = self._game(message.game)
         if message.seat is not None and message.seat not in game.seats:
             raise self._no_such_seat(game.title, message.seat, game.seats)
         hosted = sum(
@@ -247,19 +247,7 @@ class Lobby(Keeping):
             )
         if len(self.rooms) >= self.limits.max_rooms:
             raise refuse(ErrorCode.SERVER_FULL, "the server holds as many rooms as it may")
-        if message.position is not None and message.board is not None:
-            raise refuse(ErrorCode.BAD_OPTIONS, "give a board number or a position, not both")
-        board = message.board if message.board is not None else secrets.randbelow(MAX_BOARD_NUMBER)
-        try:
-            options = game.resolve_options(message.options or {})
-            if message.position is not None:
-                board, initial = 0, game.start_from(message.position, options)
-            else:
-                initial = game.new(options, seed=board)
-        except RulesError as error:
-            raise refuse(ErrorCode.BAD_OPTIONS, str(error)) from None
-        if initial.is_over:
-            raise refuse(ErrorCode.BAD_OPTIONS, "that position is already the end of a game")
+        board, options, initial = self._start_of(game, message)
         room = Room(
             id=self._new_room_id(),
             code=None if message.public else self.secret(SECRET_BYTES),
@@ -286,6 +274,40 @@ class Lobby(Keeping):
             room.spectators.add(conn)
         self._enter(room, conn)
         return [(conn, self._joined(room, conn, message.id, room.host_token, seat))]
+
+    @staticmethod
+    def _game(name: str) -> Game[Any]:
+        game = GAMES.get(name)
+        if game is None:
+            raise refuse(ErrorCode.NO_SUCH_GAME, f"there is no game '{name}'")
+        return game
+
+    @staticmethod
+    def _start_of(
+        game: Game[Any], asked: m.CreateRoom | m.See
+    ) -> tuple[int, dict[str, Any], State[Any]]:
+        """The board number, options and first position a room would start from; a board
+        number drawn if none is given. `bad_options` if they make no game."""
+        if asked.position is not None and asked.board is not None:
+            raise refuse(ErrorCode.BAD_OPTIONS, "give a board number or a position, not both")
+        board = asked.board if asked.board is not None else secrets.randbelow(MAX_BOARD_NUMBER)
+        try:
+            options = game.resolve_options(asked.options or {})
+            if asked.position is not None:
+                board, initial = 0, game.start_from(asked.position, options)
+            else:
+                initial = game.new(options, seed=board)
+        except RulesError as error:
+            raise refuse(ErrorCode.BAD_OPTIONS, str(error)) from None
+        if initial.is_over:
+            raise refuse(ErrorCode.BAD_OPTIONS, "that position is already the end of a game")
+        return board, options, initial
+
+    def _see(self, conn: ConnId, message: m.See) -> Outbox:
+        """The board a room with these options would start from, as Tribolo's "See"."""
+        board, _, initial = self._start_of(self._game(message.game), message)
+        seen = m.Seen(id=message.id, game=message.game, board=board, state=initial.observation())
+        return [(conn, seen)]
 
     def _register(self, room: Room) -> None:
         self.rooms[room.id] = room

@@ -66,7 +66,7 @@ def preset_of(options: dict[str, Any], position: str | None = None) -> str:
     if position is not None:
         return CUSTOM
     board = options.get("board")
-    return str(board) if isinstance(board, str) else STANDARD
+    return str(board) if isinstance(board, str) and board != "random" else STANDARD
 
 
 def result_of(room: Room) -> Result:

@@ -5,6 +5,7 @@ import pytest
 from parlour.cli import main
 from parlour.rules import GAMES, get_game
 from parlour.rules.game import plain_perft
+from parlour.rules.tribolo_boards import NAMED_BOARDS
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -102,3 +103,22 @@ def test_named_board_errors(
     status, _, err = run(capsys, *argv)
     assert status == 2
     assert message in err
+
+
+def test_see_draws_a_named_tribolo_board_as_laid_out(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["see", "tribolo", "--board", "walls"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Tribolo, the walls board: Red moves first."
+    drawn = [line[4:].replace("░░░", " # ").split() for line in lines[2:]]
+    expected = [list(row.replace(".", "·")) for row in NAMED_BOARDS["walls"]]
+    assert drawn == expected
+
+
+def test_see_draws_a_dealt_board_and_refuses_a_name_there_is_not(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["see", "othello", "--board", "5"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Othello, board 5: Black moves first.\n")
+    assert main(["see", "tribolo", "--board", "maze"]) == 2
+    assert "must be one of random, centre, islands, walls, diamond" in capsys.readouterr().err

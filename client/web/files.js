@@ -116,10 +116,14 @@ export class RoomFiles {
     }
   }
 
-  async scoreCard() {
+  /** The score card of this room's board (each board keeps its own, as Tribolo's did),
+   * with a button for every board together. */
+  async scoreCard(preset = presetOf(this.room.view)) {
     let card;
     try {
-      card = await this.room.request({ type: "score_card", game: this.room.view.game });
+      const request = { type: "score_card", game: this.room.view.game };
+      if (preset) request.preset = preset;
+      card = await this.room.request(request);
     } catch (error) {
       this.room.refuse(error);
       return;
@@ -128,12 +132,24 @@ export class RoomFiles {
     const best = card.best
       ? `Best score: ${card.best.score} by ${card.best.name} (${card.best.initials}).`
       : "No best score yet.";
+    const where = card.preset ? ` on the ${card.preset} board` : " on every board";
     const body = [
-      element("p", {}, `${card.games} games finished${card.stood_in ? `, ${card.stood_in} with a stand-in` : ""}.`),
+      element("p", {}, `${card.games} games finished${where}${card.stood_in ? `, ${card.stood_in} with a stand-in` : ""}.`),
       table(["Colour", "Won", "Lost", "Tied", "Games", "Won %"], card.colours.map((l) => [title(l.colour), ...counts(l)]), { class: "card" }),
       table(["Player", "Won", "Lost", "Tied", "Games", "Won %"], card.players.map((l) => [l.name, ...counts(l)]), { class: "card" }),
       element("p", {}, best),
     ];
-    await openDialog(`Score card: ${this.room.gameTitle()}`, body, [{ label: "Close", value: "close" }]).result;
+    const choices = [{ label: "Close", value: "close" }];
+    if (card.preset) choices.unshift({ label: "Every board", value: "every" });
+    const chosen = await openDialog(`Score card: ${this.room.gameTitle()}`, body, choices).result;
+    if (chosen === "every") await this.scoreCard(null);
   }
+}
+
+/** The board preset whose score card a room's games count on: a named board, `custom` for
+ * a game from a position of its own, else `standard`. */
+export function presetOf(view) {
+  if (view.position) return "custom";
+  const board = view.options?.board;
+  return typeof board === "string" && board !== "random" ? board : "standard";
 }

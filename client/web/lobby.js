@@ -1,8 +1,9 @@
 /** The lobby (`/`): the public rooms, refreshed every few seconds, and the form that makes a
  * new room: game, options, board number, public or private, and who sits where. */
 
+import { BoardView } from "./boards/view.js";
 import { element, rebuild } from "./dom.js";
-import { callCoin, callsCoin } from "./dialogs.js";
+import { callCoin, callsCoin, openDialog } from "./dialogs.js";
 import { storeSeat } from "./storage.js";
 import { defaultLevel, describeHolder, openSeats, title } from "./words.js";
 
@@ -211,9 +212,15 @@ export class LobbyView {
         isPublic,
         element("label", { for: "public" }, "Listed here for anyone to join (else only by its link)"),
       ),
-      element("button", { type: "submit", class: "primary" }, "Create room"),
+      element(
+        "div",
+        { class: "dialog-buttons" },
+        element("button", { type: "button", id: "see-board" }, "See the board"),
+        element("button", { type: "submit", class: "primary" }, "Create room"),
+      ),
     );
     gameSelect.addEventListener("change", () => this.gameChosen());
+    form.querySelector("#see-board").addEventListener("click", () => this.see(board));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const submit = form.querySelector("button[type=submit]");
@@ -232,6 +239,31 @@ export class LobbyView {
     });
     this.gameChosen();
     return form;
+  }
+
+  /** Show the board these choices start from, as Tribolo's "See": a board number drawn
+   * for it goes into the form, so that the room made next is the board seen. */
+  async see(boardField) {
+    this.error.textContent = "";
+    const request = { type: "see", game: this.game().name, options: this.options() };
+    if (boardField.value !== "") request.board = Number(boardField.value);
+    let seen;
+    try {
+      seen = await this.connection.request(request);
+    } catch (error) {
+      this.error.textContent = error.message;
+      return;
+    }
+    boardField.value = String(seen.board);
+    const holder = element("div", { class: "board preview", id: "preview" });
+    const named = seen.state.game && typeof request.options.board === "string" && request.options.board !== "random";
+    const which = named ? `The ${request.options.board} board` : `Board ${seen.board}`;
+    const heading = `${which}: ${title(seen.state.to_move)} moves first`;
+    const { result } = openDialog(heading, [holder], [{ label: "Close", value: "close", primary: true }]);
+    const view = new BoardView(holder);
+    view.show(seen.state, { animate: false });
+    await result;
+    view.destroy();
   }
 
   game() {

@@ -435,6 +435,13 @@ async def test_c_shows_the_score_card_after_a_finished_game(connection: Connecti
         assert (black["wins"], black["games"]) == (int(won), 1)
         rows = card.query_one("#by-player", DataTable)
         assert rows.row_count == 2
+        assert card.card.preset == "standard"
+        await pilot.press("a")
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, ScoreCardScreen) and app.screen.card.preset is None,
+            "every board's card showed",
+        )
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, RoomScreen), "the card closed")
 

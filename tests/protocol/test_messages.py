@@ -15,6 +15,7 @@ VALID: dict[str, dict[str, Any]] = {
     "hello": {"version": 1, "name": "Ann"},
     "list_rooms": {},
     "create_room": {"game": "tribolo"},
+    "see": {"game": "tribolo"},
     "join": {"room": ROOM},
     "spectate": {"room": ROOM},
     "leave": {"room": ROOM},
@@ -73,7 +74,13 @@ INTEGER_FIELDS = [
     ("suggest", "think_ms"),
     ("new_game", "board"),
 ]
-CHOICE_FIELDS = [("set_seat", "holder"), ("hint", "kind"), ("create_room", "left_seats")]
+CHOICE_FIELDS = [
+    ("set_seat", "holder"),
+    ("hint", "kind"),
+    ("create_room", "left_seats"),
+    ("start", "call"),
+    ("new_game", "call"),
+]
 OTHER_FIELDS = [
     ("create_room", "options"),
     ("create_room", "public"),

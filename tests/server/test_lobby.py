@@ -9,6 +9,7 @@ from parlour.protocol import ProtocolError
 from parlour.protocol import messages as m
 from parlour.protocol.wire import check_schema
 from parlour.rules import get_game
+from parlour.rules.tribolo_boards import NAMED_BOARDS
 from parlour.server.answers import Outbox
 from parlour.server.lobby import Limits, Lobby
 from parlour.server.manage import restart
@@ -434,3 +435,17 @@ def test_a_tripppin_room_from_a_position_keeps_its_loop_option() -> None:
     for state in (held.initial, held.state, restored.initial, restored.state):
         assert state is not None and state.format_position() == position
         assert state.prevent_loops is False  # type: ignore[attr-defined]
+
+
+def test_see_shows_the_board_a_room_would_start_from_and_changes_nothing() -> None:
+    table = Table()
+    seen = answer(table.lobby.handle(1, m.See(game="tribolo", board=7, id=3)), 1)
+    assert isinstance(seen, m.Seen) and seen.id == 3 and seen.board == 7
+    room = table.create(board=7).room["room"]
+    assert seen.state == table.lobby.rooms[room].initial.observation()
+    named = answer(table.lobby.handle(1, m.See(game="tribolo", options={"board": "walls"})), 1)
+    assert named.state["board"] == list(NAMED_BOARDS["walls"])
+    bad = table.lobby.handle(1, m.See(game="tribolo", options={"board": "maze"}))
+    assert error_code(bad, 1) == "bad_options"
+    assert error_code(table.lobby.handle(1, m.See(game="chess")), 1) == "no_such_game"
+    assert len(table.lobby.rooms) == 1

@@ -311,6 +311,9 @@ def test_chat_consent_saves_files_and_the_score_card(open_player: Any) -> None:
     bob.page.click("[data-action=score-card]")
     assert "Score card: Othello" in bob.page.locator("dialog h2").inner_text()
     assert bob.page.locator("dialog table.card").count() == 2
+    assert "finished on the standard board" in bob.page.locator("dialog").inner_text()
+    bob.page.click("dialog button[value=every]")
+    bob.page.wait_for_selector("dialog >> text=finished on every board")
     bob.page.click("dialog button[value=close]")
     move = ann.view["state"]["legal_moves"][0]
     ann.click_square(move)

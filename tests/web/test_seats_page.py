@@ -127,3 +127,19 @@ def test_tripppin_tells_the_target_and_the_targets_reached(open_player: Any) -> 
     scores = ann.page.locator("#seats .score").all_inner_texts()
     assert scores == [f"{reached['blue']} of 5", f"{reached['grey']} of 5"]
     ann.page.screenshot(path="/tmp/tripppin-turn.png")
+
+
+def test_see_shows_a_named_tribolo_board_before_the_room_is_made(open_player: Any) -> None:
+    ann: Player = open_player("Ann")
+    page = ann.page
+    page.select_option("#game", "tribolo")
+    page.select_option("#option-board", "walls")
+    page.click("#see-board")
+    page.wait_for_selector("dialog >> text=The walls board: ")
+    page.wait_for_function("() => document.querySelector('#preview canvas').width > 0")
+    page.screenshot(path="/tmp/see-walls.png")
+    page.click("dialog button[value=close]")
+    drawn = page.input_value("#board")
+    assert drawn.isdigit()
+    create_room(ann, "tribolo", {"blue": "you", "red": "easy", "green": "easy"})
+    assert ann.view["board"] == int(drawn) and ann.view["options"]["board"] == "walls"
