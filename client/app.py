@@ -36,6 +36,7 @@ from .room import (
     levels_in,
     title,
 )
+from .rules_page import RulesScreen
 from .seatbook import SeatBook, SeatBookError
 from .widgets import BoardView, SeatsPanel
 
@@ -74,6 +75,7 @@ class RoomScreen(Screen[None]):
         Binding("e", "export", "Export"),
         Binding("i", "import_file", "Import"),
         Binding("c", "score_card", "Card"),
+        Binding("r", "rules", "Rules"),
         Binding("m", "sound", "Sound"),
         Binding("q", "leave", "Quit"),
     ]
@@ -313,6 +315,9 @@ class RoomScreen(Screen[None]):
 
         self._request(m.ScoreCard(game=self.room.game, preset=asked), show)
 
+    def action_rules(self) -> None:
+        self.app.push_screen(RulesScreen(self.room.game))
+
     def _other_card(self, every_board: bool | None) -> None:
         if every_board:
             self.action_score_card(None)
@@ -488,7 +493,8 @@ class ParlourApp(App[None]):
     #log { height: 1fr; }
     #status { height: 2; background: $panel; padding: 0 1; }
     #chat { height: 3; }
-    ProposalScreen, SeatScreen, ScoreCardScreen, SaveScreen, LoadScreen, ImportScreen {
+    ProposalScreen, SeatScreen, ScoreCardScreen, SaveScreen, LoadScreen, ImportScreen,
+    QuitScreen, CoinScreen, RulesScreen {
         align: center middle;
     }
     .dialog {
@@ -500,6 +506,9 @@ class ParlourApp(App[None]):
         height: auto; padding: 1 2; border: thick $accent; background: $panel;
     }
     #card { width: 72; max-height: 90%; }
+    #rules {
+        width: 84; height: 90%; padding: 1 2; border: thick $accent; background: $panel;
+    }
     #card DataTable { height: auto; max-height: 12; margin-bottom: 1; }
     #question { width: 60; }
     #question Horizontal { height: auto; margin-top: 1; }

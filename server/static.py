@@ -14,6 +14,10 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Final
 
+from parlour.rules import GAMES
+
+from .pages import rules_pages
+
 WEB_PACKAGE: Final = "parlour.client"
 WEB_FOLDER: Final = "web"
 PAGE_FILE: Final = "index.html"
@@ -105,6 +109,11 @@ class WebSite:
             )
             for path, body in found.items()
         }
+        titles = {name: game.title for name, game in GAMES.items()}
+        for path, body in rules_pages(titles, self.assets).items():
+            self.files[path] = WebFile(
+                body, CONTENT_TYPES[".html"], entity_tag(body), PAGE_CACHING
+            )
 
     def find(self, path: str) -> WebFile | None:
         """The file served at `path` (without its query), if any."""

@@ -59,6 +59,7 @@ export class RoomView {
     this.heading = element("h1", {}, "Room");
     this.turn = element("p", { class: "turn", id: "turn" });
     this.notice = element("p", { class: "notice", id: "notice" });
+    this.rulesLink = element("a", { id: "rules-link", target: "_blank", rel: "noopener" });
     this.error = element("p", { class: "error", role: "alert", id: "error" });
     this.boardBox = element("div", { class: "board", id: "board" });
     this.board = new BoardView(this.boardBox, { onMove: (move) => this.play(move) });
@@ -90,6 +91,7 @@ export class RoomView {
           element("h2", {}, "Chat"),
           this.log,
           this.chatForm(),
+          element("p", {}, this.rulesLink),
           element("p", {}, this.lobbyLink()),
         ),
       ),
@@ -600,6 +602,8 @@ export class RoomView {
     const view = this.view;
     const gameTitle = this.gameTitle();
     this.heading.textContent = view.public ? gameTitle : `${gameTitle} (private room)`;
+    this.rulesLink.href = `/rules/${view.game}`;
+    this.rulesLink.textContent = `How to play ${gameTitle}`;
     document.title = `${this.myTurn() ? "Your move · " : ""}${gameTitle} · Parlour`;
     this.turn.textContent = turnText({ ...view, playing: this.playing() }, this.host);
     const scores = view.state?.scores ?? {};

@@ -143,3 +143,18 @@ def test_see_shows_a_named_tribolo_board_before_the_room_is_made(open_player: An
     assert drawn.isdigit()
     create_room(ann, "tribolo", {"blue": "you", "red": "easy", "green": "easy"})
     assert ann.view["board"] == int(drawn) and ann.view["options"]["board"] == "walls"
+
+
+def test_the_room_links_to_its_games_rules(open_player: Any) -> None:
+    ann: Player = open_player("Ann")
+    create_room(ann, "oubliette", {"green": "you", "red": "0"})
+    link = ann.page.locator("#rules-link")
+    assert link.inner_text() == "How to play Oubliette"
+    with ann.page.context.expect_page() as opened:
+        link.click()
+    rules = opened.value
+    rules.wait_for_load_state()
+    assert rules.url.endswith("/rules/oubliette")
+    assert rules.locator("h1").inner_text() == "Oubliette"
+    assert rules.locator("pre").count() >= 1
+    rules.screenshot(path="/tmp/rules-oubliette.png", full_page=True)
