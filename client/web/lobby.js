@@ -4,12 +4,13 @@
 import { BoardView } from "./boards/view.js";
 import { element, rebuild } from "./dom.js";
 import { callCoin, callsCoin, openDialog } from "./dialogs.js";
-import { storeSeat } from "./storage.js";
+import { forgetSeat, storedSeats, storeSeat } from "./storage.js";
 import { defaultLevel, describeHolder, openSeats, title } from "./words.js";
 
 const REFRESH_MS = 3000;
 const YOU = "you";
 const OPEN = "open";
+const MINE_SHOWN = 10;
 const THINK_SECONDS = [1, 2, 3, 5, 10];
 const STANDIN_SECONDS = 60;
 
@@ -71,6 +72,8 @@ export class LobbyView {
     this.roomsNote = element("p", { class: "note" }, "Looking for rooms…");
     this.error = element("p", { class: "error", role: "alert" });
     this.form = this.buildForm();
+    this.mine = element("ul", { class: "my-rooms", id: "my-rooms" });
+    this.mineBox = element("div", { class: "mine", hidden: true }, element("h2", {}, "Your rooms"), this.mine);
     this.root.replaceChildren(
       element(
         "section",
@@ -78,6 +81,7 @@ export class LobbyView {
         element(
           "div",
           { class: "rooms" },
+          this.mineBox,
           element("h1", {}, "Open rooms"),
           element(
             "table",
@@ -100,7 +104,35 @@ export class LobbyView {
     );
     this.connection.addEventListener("reconnected", this.onReconnect);
     this.refresh();
+    this.showMine();
     this.timer = setInterval(() => this.refresh(), REFRESH_MS);
+  }
+
+  /** The rooms this browser holds seats in, as they are now, each a link back to its seat;
+   * rooms that have closed are forgotten. */
+  async showMine() {
+    const titles = Object.fromEntries(this.games.map((game) => [game.name, game.title]));
+    const items = [];
+    for (const [ref] of storedSeats().slice(0, MINE_SHOWN)) {
+      let reply;
+      try {
+        reply = await this.connection.request({ type: "get_room", room: ref });
+      } catch (error) {
+        if (error.code === "no_such_room") forgetSeat(ref);
+        continue;
+      }
+      const room = reply.room;
+      const link = element("a", { href: `/r/${ref}`, "data-ref": ref }, titles[room.game] ?? room.game);
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        this.navigate(`/r/${ref}`);
+      });
+      const state = room.state;
+      const status = room.status === "playing" && state ? `${title(state.to_move)} to move` : room.status;
+      items.push(element("li", {}, link, ` · ${status}${room.public ? "" : " · private"}`));
+    }
+    this.mine.replaceChildren(...items);
+    this.mineBox.hidden = items.length === 0;
   }
 
   destroy() {

@@ -486,6 +486,28 @@ export class RoomView {
     }
   }
 
+  /** Leave the room for good: the seats open, or go to the computer, as the room says. */
+  async giveUp() {
+    const { result } = openDialog(
+      "Give up your seat?",
+      [element("p", {}, "You leave the room for good: your seats go to the computer, or open for someone else, as the room says. To come back later instead, just close the page: the seat stays yours.")],
+      [
+        { label: "Give up", value: "yes", primary: true },
+        { label: "Stay", value: "no" },
+      ],
+    );
+    if ((await result) !== "yes") return;
+    try {
+      await this.request({ type: "leave", room: this.ref, give_up: true });
+    } catch (error) {
+      this.refuse(error);
+      return;
+    }
+    forgetSeat(this.ref);
+    this.view = null;
+    this.navigate("/");
+  }
+
   async chat(text) {
     try {
       await this.request({ type: "chat", room: this.ref, text });
@@ -583,6 +605,7 @@ export class RoomView {
       button("Export", () => this.files.exportGame(), { "data-action": "export" }),
       button("Import", () => this.files.importGame(), { "data-action": "import" }),
       button("Score card", () => this.files.scoreCard(), { "data-action": "score-card" }),
+      button("Give up my seat", () => this.giveUp(), { "data-action": "give-up", title: "leave the room for good" }),
       soundButton,
     );
   }
@@ -626,6 +649,7 @@ export class RoomView {
       export: started,
       import: (seated || this.host) && view.status === "playing",
       "score-card": true,
+      "give-up": this.yours().length > 0,
       sound: true,
     };
     for (const control of this.actions.querySelectorAll("button")) {

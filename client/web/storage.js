@@ -51,6 +51,15 @@ export function storeSeat(ref, seat) {
   write(SEATS_KEY, Object.fromEntries(newest));
 }
 
+/** Every room this browser holds seats in, newest first: [ref, {token, at}]. */
+export function storedSeats() {
+  const seats = read(SEATS_KEY, {});
+  if (!seats || typeof seats !== "object") return [];
+  return Object.entries(seats)
+    .filter(([, seat]) => seat && typeof seat.token === "string")
+    .sort((a, b) => (b[1].at ?? 0) - (a[1].at ?? 0));
+}
+
 /** Forget the seat in room `ref` (its token no longer works). */
 export function forgetSeat(ref) {
   const seats = read(SEATS_KEY, {});

@@ -158,3 +158,25 @@ def test_the_room_links_to_its_games_rules(open_player: Any) -> None:
     assert rules.locator("h1").inner_text() == "Oubliette"
     assert rules.locator("pre").count() >= 1
     rules.screenshot(path="/tmp/rules-oubliette.png", full_page=True)
+
+
+def test_the_lobby_lists_your_rooms_and_giving_up_a_seat_leaves_for_good(
+    open_player: Any,
+) -> None:
+    ann: Player = open_player("Ann")
+    page = ann.page
+    page.uncheck("#public")
+    link = create_room(ann, "othello", {"black": "you", "white": "easy"})
+    ref = link.rsplit("/", 1)[1]
+    page.click("text=Back to the lobby")
+    page.wait_for_selector(f"#my-rooms a[data-ref='{ref}']")
+    assert "Othello" in page.locator("#my-rooms").inner_text()
+    assert "private" in page.locator("#my-rooms").inner_text()
+    page.click(f"#my-rooms a[data-ref='{ref}']")
+    ann.wait("room.view !== null && room.playing().includes('black')")
+    page.click("[data-action=give-up]")
+    page.click("dialog button[value=yes]")
+    page.wait_for_selector(".lobby")
+    page.wait_for_timeout(300)
+    assert page.locator(f"#my-rooms a[data-ref='{ref}']").count() == 0
+    assert page.evaluate("() => localStorage.getItem('parlour.seats')").find(ref) == -1
