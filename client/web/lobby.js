@@ -4,6 +4,7 @@
 import { BoardView } from "./boards/view.js";
 import { element, rebuild } from "./dom.js";
 import { callCoin, callsCoin, openDialog } from "./dialogs.js";
+import { editPosition } from "./editor.js";
 import { forgetSeat, storedSeats, storeSeat } from "./storage.js";
 import { defaultLevel, describeHolder, openSeats, title } from "./words.js";
 
@@ -224,6 +225,7 @@ export class LobbyView {
         board,
         element("small", {}, "the same number deals the same board; empty for a new one"),
       ),
+      this.positionBox(board),
       this.seatsBox,
       element(
         "div",
@@ -264,6 +266,7 @@ export class LobbyView {
           isPublic: isPublic.checked,
           thinkMs: Number(think.value),
           standinAfter: Number(standin.value),
+          position: this.position.value.trim(),
         });
       } finally {
         submit.disabled = false;
@@ -278,7 +281,9 @@ export class LobbyView {
   async see(boardField) {
     this.error.textContent = "";
     const request = { type: "see", game: this.game().name, options: this.options() };
-    if (boardField.value !== "") request.board = Number(boardField.value);
+    const position = this.position.value.trim();
+    if (position) request.position = position;
+    else if (boardField.value !== "") request.board = Number(boardField.value);
     let seen;
     try {
       seen = await this.connection.request(request);
@@ -286,7 +291,7 @@ export class LobbyView {
       this.error.textContent = error.message;
       return;
     }
-    boardField.value = String(seen.board);
+    if (!position) boardField.value = String(seen.board);
     const holder = element("div", { class: "board preview", id: "preview" });
     const named = seen.state.game && typeof request.options.board === "string" && request.options.board !== "random";
     const which = named ? `The ${request.options.board} board` : `Board ${seen.board}`;
@@ -298,6 +303,45 @@ export class LobbyView {
     view.destroy();
   }
 
+  /** A start of one's own in the game's position notation, in place of a dealt board; for
+   * Oubliette, set up in the board editor. */
+  positionBox(boardField) {
+    this.position = element("textarea", {
+      id: "position",
+      name: "position",
+      rows: 2,
+      maxlength: 4096,
+      placeholder: "empty: deal a board",
+      spellcheck: "false",
+    });
+    this.editButton = element("button", { type: "button", id: "edit-board" }, "Set up the board");
+    this.editButton.addEventListener("click", async () => {
+      let start = this.position.value.trim();
+      if (!start) {
+        try {
+          const seen = await this.connection.request({ type: "see", game: "oubliette", options: this.options(), board: 0 });
+          start = seen.state.position;
+        } catch (error) {
+          this.error.textContent = error.message;
+          return;
+        }
+      }
+      const edited = await editPosition(this.connection, start);
+      if (edited !== null) {
+        this.position.value = edited;
+        boardField.value = "";
+      }
+    });
+    return element(
+      "div",
+      { class: "field" },
+      element("label", { for: "position" }, "Start from a position"),
+      this.position,
+      this.editButton,
+      element("small", {}, "in the game's notation (the README shows it); a board number is then not used"),
+    );
+  }
+
   game() {
     return this.games.find((game) => game.name === this.gameSelect.value) ?? this.games[0];
   }
@@ -306,6 +350,8 @@ export class LobbyView {
   gameChosen() {
     const game = this.game();
     if (!game) return;
+    if (this.editButton) this.editButton.hidden = game.name !== "oubliette";
+    if (this.position) this.position.value = "";
     this.optionsBox.replaceChildren(
       element("legend", {}, "Options"),
       ...game.options.map(optionControl),
@@ -373,7 +419,7 @@ export class LobbyView {
     return options;
   }
 
-  async create({ board, isPublic, thinkMs, standinAfter }) {
+  async create({ board, isPublic, thinkMs, standinAfter, position }) {
     this.error.textContent = "";
     const game = this.game();
     const choices = this.seatChoices();
@@ -388,7 +434,8 @@ export class LobbyView {
       bot_think_ms: thinkMs,
       standin_after: standinAfter,
     };
-    if (board !== "") request.board = Number(board);
+    if (position) request.position = position;
+    else if (board !== "") request.board = Number(board);
     let joined;
     try {
       joined = await this.connection.request(request);

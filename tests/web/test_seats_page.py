@@ -180,3 +180,36 @@ def test_the_lobby_lists_your_rooms_and_giving_up_a_seat_leaves_for_good(
     page.wait_for_timeout(300)
     assert page.locator(f"#my-rooms a[data-ref='{ref}']").count() == 0
     assert page.evaluate("() => localStorage.getItem('parlour.seats')").find(ref) == -1
+
+
+def test_an_oubliette_board_set_up_in_the_editor_is_played(open_player: Any) -> None:
+    ann: Player = open_player("Ann")
+    page = ann.page
+    page.select_option("#game", "oubliette")
+    page.click("#edit-board")
+    page.wait_for_selector("dialog[data-ready=yes]")
+
+    shown = "() => Number(document.querySelector('#editor-board').dataset.shown)"
+
+    def click_cell(cell: str) -> None:
+        """Click `cell` on the editor's board and wait until the server has read it back."""
+        before = page.evaluate(shown)
+        centre = page.evaluate(
+            "(cell) => document.querySelector('dialog').board.cellCentre(cell)", cell
+        )
+        page.mouse.click(centre["x"], centre["y"])
+        page.wait_for_function(f"() => ({shown})() > {before}")
+
+    click_cell("e5")  # the hole becomes a block
+    click_cell("a1")  # a green piece becomes red
+    page.click("#editor-mover")
+    page.wait_for_selector("#editor-mover >> text=Red moves first")
+    page.screenshot(path="/tmp/editor.png")
+    page.click("dialog button[value=use]")
+    position = page.input_value("#position")
+    rows = position.split(" ")[0].split("/")
+    assert rows[4] == "....#...." and rows[8] == "RGGGG"
+    assert position.split(" ")[1] == "R"
+    create_room(ann, "oubliette", {"green": "you", "red": "0"})
+    assert ann.view["position"] == position
+    assert ann.view["state"]["blocks"] == ["e5"] and ann.view["state"]["holes"] == []

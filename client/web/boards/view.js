@@ -95,14 +95,17 @@ export class BoardView {
   #resizeFrame = 0;
   #press = null;
   #observer;
+  #onSquare;
   #listeners = [];
   #blinkTimer = 0;
   #lit = true;
 
-  /** Take over `container` (empty); `onMove(text)` hears each move a click or Enter makes. */
-  constructor(container, { onMove } = {}) {
+  /** Take over `container` (empty); `onMove(text)` hears each move a click or Enter makes,
+   * or, given `onSquare(name)`, each square clicked (an editor's board) instead. */
+  constructor(container, { onMove, onSquare } = {}) {
     this.#container = container;
     this.#onMove = onMove ?? (() => {});
+    this.#onSquare = onSquare ?? null;
     const canvas = document.createElement("canvas");
     canvas.className = "board-canvas";
     canvas.tabIndex = 0;
@@ -361,6 +364,11 @@ export class BoardView {
 
   /** What a click, tap, Enter or Space on `square` does: pick, or finish a move. */
   #act(square) {
+    if (this.#onSquare !== null) {
+      this.#cursor = square;
+      this.#onSquare(square);
+      return;
+    }
     const result = this.#board.pick(this.#picked, square);
     this.#picked = result.picked;
     this.#cursor = square;
