@@ -24,7 +24,7 @@ from parlour.protocol.messages import MAX_CHAT
 
 from .cards import ScoreCardScreen
 from .connection import Connection, ConnectionLostError, Dropped, Event, Reconnected, RefusedError
-from .dialogs import CoinScreen, ProposalScreen, QuitScreen, SeatScreen
+from .dialogs import CoinScreen, InitialsScreen, ProposalScreen, QuitScreen, SeatScreen
 from .files import ImportScreen, LoadScreen, SaveScreen, export_path
 from .lobby import LobbyScreen
 from .room import (
@@ -162,6 +162,7 @@ class RoomScreen(Screen[None]):
             self.run_worker(self._rejoin(), group="rejoin", exclusive=True)
             return
         was_my_turn = self.room.my_turn
+        was_playing = self.room.status == "playing"
         before = self.room.version
         coin = self.room.view.get("coin")
         try:
@@ -184,6 +185,42 @@ class RoomScreen(Screen[None]):
         self.redraw(board=moved or isinstance(event, m.RoomView))
         if self.room.my_turn and not was_my_turn:
             self.app.bell()
+        if was_playing and self.room.status == "finished":
+            self._ask_initials()
+
+    def _ask_initials(self) -> None:
+        """If a person at this screen just made the best score on this board's card, ask
+        their initials for it, as Tribolo did."""
+        room = self.room
+        scores = (room.observation or {}).get("scores", {})
+        changed = {change["seat"] for change in room.view.get("seat_changes", [])}
+
+        def check(answer: m.ServerMessage) -> None:
+            best = answer.best if isinstance(answer, m.ScoreCardReply) else None
+            if not best or best.get("typed"):
+                return
+            for colour in room.playing:
+                name = room.holder(colour).get("name")
+                if colour in changed or (name, scores.get(colour)) != (
+                    best["name"],
+                    best["score"],
+                ):
+                    continue
+                words = (
+                    f"{name}: {best['score']} is the best score yet on this board! Your initials?"
+                )
+                self.app.push_screen(InitialsScreen(words), self._send_initials(colour))
+                return
+
+        self._request(m.ScoreCard(game=room.game, preset=room.preset), check)
+
+    def _send_initials(self, colour: str) -> Callable[[str | None], None]:
+        def send(typed: str | None) -> None:
+            if typed:
+                initials = m.SetInitials(room=self.room.ref, seat=colour, initials=typed)
+                self._request(initials, lambda _: self.say(f"Kept on the score card: {typed}."))
+
+        return send
 
     def _follow(self, event: m.ServerMessage) -> None:
         """What a message asks of the screen beyond redrawing: chat, proposals."""
@@ -494,7 +531,7 @@ class ParlourApp(App[None]):
     #status { height: 2; background: $panel; padding: 0 1; }
     #chat { height: 3; }
     ProposalScreen, SeatScreen, ScoreCardScreen, SaveScreen, LoadScreen, ImportScreen,
-    QuitScreen, CoinScreen, RulesScreen {
+    QuitScreen, CoinScreen, RulesScreen, InitialsScreen {
         align: center middle;
     }
     .dialog {

@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, Select
+from textual.widgets import Button, Input, Label, Select
 
 
 class ProposalScreen(ModalScreen[bool]):
@@ -125,3 +125,24 @@ class CoinScreen(ModalScreen[str | None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id)
+
+
+class InitialsScreen(ModalScreen[str | None]):
+    """A new best score: the player types their initials for the score card, as Tribolo
+    asked; Escape leaves the ones taken from the name."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Skip")]
+
+    def __init__(self, words: str) -> None:
+        super().__init__()
+        self.words = words
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="question"):
+            yield Label(self.words)
+            yield Input(placeholder="ABC", max_length=3, id="initials")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        typed = event.value.strip()
+        if typed.isalnum():
+            self.dismiss(typed.upper())

@@ -37,6 +37,7 @@ class ErrorCode(StrEnum):
     NO_SUCH_PROPOSAL = "no_such_proposal"
     NOT_AT_START = "not_at_start"
     NAME_TAKEN = "name_taken"
+    NOT_BEST = "not_best"
     NO_SUCH_SAVE = "no_such_save"
     BAD_SAVE = "bad_save"
     RATE_LIMITED = "rate_limited"

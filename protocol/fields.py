@@ -56,6 +56,17 @@ class Text(FieldSpec):
 
 
 @dataclass(frozen=True)
+class Initials(FieldSpec):
+    """`initials`: 1 to 3 letters or digits, as a high-score table takes them; read in
+    capitals."""
+
+    def read(self, name: str, value: object) -> str:
+        if not isinstance(value, str) or not 1 <= len(value) <= 3 or not value.isalnum():
+            raise bad_field(name, f"'{name}' must be 1 to 3 letters or digits")
+        return value.upper()
+
+
+@dataclass(frozen=True)
 class Integer(FieldSpec):
     """`int[a..b]`."""
 

@@ -22,6 +22,7 @@ from .fields import (
     Choice,
     FieldSpec,
     Flag,
+    Initials,
     Integer,
     OptionValues,
     RequestId,
@@ -246,6 +247,14 @@ class ScoreCard(Message):
     TYPE = "score_card"
     game: str = spec(GAME_NAME)
     preset: str | None = spec(Text(1, 32), None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SetInitials(Message):
+    TYPE = "initials"
+    room: str = spec(ROOM_REF)
+    seat: str = spec(COLOUR)
+    initials: str = spec(Initials())
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -478,6 +487,7 @@ ClientMessage = (
     | Answer
     | Chat
     | ScoreCard
+    | SetInitials
     | ExportGame
     | ImportGame
     | SaveGame
@@ -530,6 +540,7 @@ CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
         Answer,
         Chat,
         ScoreCard,
+        SetInitials,
         ExportGame,
         ImportGame,
         SaveGame,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .room import ConnId
-from .store import Save
+from .store import Save, SetInitials
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +34,7 @@ class GetSave:
     name: str
 
 
-Query = ScoreCardQuery | SavesQuery | PutSave | GetSave
+Query = ScoreCardQuery | SavesQuery | PutSave | GetSave | SetInitials
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +55,7 @@ class Archive(Protocol):
     def put_save(self, save: Save, *, replace: bool) -> bool: ...
     def get_save(self, name: str) -> tuple[str, str] | None: ...
     def list_saves(self, game: str | None) -> list[dict[str, Any]]: ...
+    def set_initials(self, asked: SetInitials) -> bool: ...
 
 
 class RemoteArchive(Protocol):
@@ -64,6 +65,7 @@ class RemoteArchive(Protocol):
     async def put_save(self, save: Save, *, replace: bool) -> bool: ...
     async def get_save(self, name: str) -> tuple[str, str] | None: ...
     async def list_saves(self, game: str | None) -> list[dict[str, Any]]: ...
+    async def set_initials(self, asked: SetInitials) -> bool: ...
 
 
 def answer(archive: Archive, query: Query) -> Any:
@@ -77,6 +79,8 @@ def answer(archive: Archive, query: Query) -> Any:
             return archive.put_save(query.save, replace=query.replace)
         case GetSave():
             return archive.get_save(query.name)
+        case SetInitials():
+            return archive.set_initials(query)
 
 
 async def answer_remotely(archive: RemoteArchive, query: Query) -> Any:
@@ -90,3 +94,5 @@ async def answer_remotely(archive: RemoteArchive, query: Query) -> Any:
             return await archive.put_save(query.save, replace=query.replace)
         case GetSave():
             return await archive.get_save(query.name)
+        case SetInitials():
+            return await archive.set_initials(query)

@@ -27,7 +27,8 @@ from .archive import (
 )
 from .manage import game_file_of
 from .room import ConnId, Holder, Proposal, Room, Seat, Status
-from .store import Save
+from .scores import preset_of
+from .store import Save, SetInitials
 
 PROPOSAL_ID_BYTES: Final = 6
 
@@ -216,6 +217,27 @@ class Keeping:
         told = [(member, line) for member in sorted(room.connections())]
         return [(conn, m.Ok(id=message.id)), *told]
 
+    def _set_initials(self, conn: ConnId, message: m.SetInitials) -> Outbox:
+        """The initials of a person whose score in the game just finished is the best on its
+        board's card, as Tribolo asked for them."""
+        room = self._find(conn, message.room)
+        seat = room.seat_named(message.seat)
+        if seat is None or seat not in room.seats_of(conn):
+            raise refuse(ErrorCode.NOT_SEATED, f"you do not play {message.seat} in this room")
+        state = room.state
+        if room.status is not Status.FINISHED or state is None:
+            raise refuse(ErrorCode.NOT_BEST, "initials are for a finished game's best score")
+        if seat.colour in room.changed_hands or seat.name is None:
+            raise refuse(ErrorCode.NOT_BEST, "a seat that changed hands makes no best score")
+        asked = SetInitials(
+            room.game.name,
+            preset_of(room.options, room.position),
+            seat.name,
+            state.scores()[room.seats.index(seat)],
+            message.initials.upper(),
+        )
+        return self._ask(ArchiveAsk(conn, message.id, asked))
+
     def _score_card(self, conn: ConnId, message: m.ScoreCard) -> Outbox:
         """A game's wins, losses and ties, by colour and by player, and its best score."""
         game = GAMES.get(message.game)
@@ -266,6 +288,14 @@ class Keeping:
                 if not found:
                     raise refuse(
                         ErrorCode.NAME_TAKEN, f"a game is saved as {query.save.name!r} already"
+                    )
+                return [(conn, m.Ok(id=request))]
+            case SetInitials():
+                if not found:
+                    raise refuse(
+                        ErrorCode.NOT_BEST,
+                        f"{query.score} is not the best {query.name} holds on the {query.preset}"
+                        " board's card",
                     )
                 return [(conn, m.Ok(id=request))]
             case GetSave():

@@ -170,6 +170,8 @@ class Lobby(Keeping):
                 return self._chat(conn, message)
             case m.ScoreCard():
                 return self._score_card(conn, message)
+            case m.SetInitials():
+                return self._set_initials(conn, message)
             case m.ExportGame():
                 return self._export_game(conn, message)
             case m.ImportGame() | m.LoadGame():

@@ -103,6 +103,17 @@ def result_of(room: Room) -> Result:
     )
 
 
+def best_of(name: str, score: int, typed: str | None) -> dict[str, Any]:
+    """A score card's best score: who made it, their initials (typed when they made it, else
+    taken from the name) and whether they were typed."""
+    return {
+        "name": name,
+        "initials": typed or initials(name),
+        "typed": typed is not None,
+        "score": score,
+    }
+
+
 def initials(name: str) -> str:
     """A name's initials as a high-score table shows them: `Ann Lee` is AL, `ann` is ANN."""
     words: list[str] = re.findall(r"\w+", name)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from .scores import CHANGED, Result, initials
+from .scores import CHANGED, Result, best_of
 
 log = logging.getLogger("parlour.server")
 
@@ -48,6 +48,7 @@ MIGRATIONS: Final = (
         "CREATE TABLE saves (name TEXT PRIMARY KEY, game TEXT NOT NULL, text TEXT NOT NULL,"
         " moves INTEGER NOT NULL, saved_by TEXT NOT NULL, saved_at REAL NOT NULL)",
     ),
+    ("ALTER TABLE result_seats ADD COLUMN initials TEXT",),
 )
 """Each entry's statements take the schema from the version of its index to the next."""
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -67,6 +68,18 @@ class Save:
     text: str
     moves: int
     saved_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetInitials:
+    """The initials typed by the person who made a board's best score (Tribolo's "input
+    your initials"): kept if that best is still theirs, `name` with `score`."""
+
+    game: str
+    preset: str
+    name: str
+    score: int
+    initials: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +197,7 @@ class Store:
             args,
         ).fetchall()
         best = self._db.execute(
-            f"SELECT s.name, s.score {joined} AND s.kind = 'human'"
+            f"SELECT s.name, s.score, s.initials {joined} AND s.kind = 'human'"
             " ORDER BY s.score DESC, r.finished_at ASC LIMIT 1",
             args,
         ).fetchone()
@@ -194,10 +207,25 @@ class Store:
             "changed_hands": changed_hands,
             "colours": tally(by_colour, "colour"),
             "players": tally(by_player, "name"),
-            "best": None
-            if best is None
-            else {"name": best[0], "initials": initials(best[0]), "score": best[1]},
+            "best": None if best is None else best_of(best[0], best[1], best[2]),
         }
+
+    def set_initials(self, asked: SetInitials) -> bool:
+        """Keep the initials typed for a board's best score, if it is still the best and
+        theirs; whether it was."""
+        with self._transaction():
+            found = self._db.execute(
+                "SELECT s.rowid, s.name, s.score FROM result_seats s JOIN results r"
+                " ON r.id = s.result WHERE r.game = ? AND r.preset = ? AND s.kind = 'human'"
+                " ORDER BY s.score DESC, r.finished_at ASC LIMIT 1",
+                (asked.game, asked.preset),
+            ).fetchone()
+            if found is None or (found[1], found[2]) != (asked.name, asked.score):
+                return False
+            self._db.execute(
+                "UPDATE result_seats SET initials = ? WHERE rowid = ?", (asked.initials, found[0])
+            )
+        return True
 
     def put_save(self, save: Save, *, replace: bool) -> bool:
         """Keep a saved game under its name; False if the name is taken and not to be

@@ -5,7 +5,7 @@ import { BoardView, SEAT_COLOURS } from "./boards/view.js";
 import { ConnectionLost } from "./connection.js";
 import { callCoin, callsCoin, openDialog } from "./dialogs.js";
 import { announce, button, element, rebuild } from "./dom.js";
-import { RoomFiles } from "./files.js";
+import { presetOf, RoomFiles } from "./files.js";
 import * as sound from "./sound.js";
 import { forgetSeat, soundOn, storedSeat, storeSeat, storeSound } from "./storage.js";
 import {
@@ -250,6 +250,43 @@ export class RoomView {
     announce(moveText(update));
     this.board.show(update.state);
     this.afterChange(wasMyTurn);
+    if (update.state.over) this.askInitials();
+  }
+
+  /** If a person at this page just made the best score on this board's card, ask their
+   * initials for it, as Tribolo did. */
+  async askInitials() {
+    const scores = this.view.state?.scores ?? {};
+    const changed = new Set((this.view.seat_changes ?? []).map((change) => change.seat));
+    let card;
+    try {
+      card = await this.request({ type: "score_card", game: this.view.game, preset: presetOf(this.view) });
+    } catch {
+      return;
+    }
+    const best = card.best;
+    if (!best || best.typed) return;
+    const colour = this.playing().find((c) => {
+      const name = this.view.seats.find((seat) => seat.colour === c)?.holder?.name;
+      return !changed.has(c) && name === best.name && scores[c] === best.score;
+    });
+    if (!colour) return;
+    const input = element("input", { id: "initials", maxlength: 3, autocomplete: "off", pattern: "[A-Za-z0-9]{1,3}", required: true });
+    const { result } = openDialog(
+      "A new best score!",
+      [element("p", {}, `${best.name}: ${best.score} is the best score yet on this board. Your initials?`), input],
+      [
+        { label: "Keep them", value: "keep", primary: true },
+        { label: "Skip", value: "skip" },
+      ],
+    );
+    if ((await result) !== "keep" || !input.value.trim()) return;
+    try {
+      await this.request({ type: "initials", room: this.ref, seat: colour, initials: input.value.trim() });
+      this.addLog(`Kept on the score card: ${input.value.trim().toUpperCase()}.`, "note");
+    } catch (error) {
+      this.refuse(error);
+    }
   }
 
   async refetch() {

@@ -59,6 +59,7 @@ ROOM_CHANGES: Final = (
     m.ImportGame,
     m.LoadGame,
     m.SaveGame,
+    m.SetInitials,
 )
 """Requests that change a room or the records: refused while Redis cannot be reached."""
 REQUEST_SECONDS: Final = 5.0

@@ -15,8 +15,8 @@ from typing import Any, Final
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
-from ..scores import Result, initials
-from ..store import MAX_LISTED, Save, tally
+from ..scores import Result, best_of
+from ..store import MAX_LISTED, Save, SetInitials, tally
 from . import scripts
 
 PREFIX: Final = "parlour:"
@@ -76,6 +76,7 @@ class RedisRecords:
         self._join = redis.register_script(scripts.JOIN_CLUSTER)
         self._release = redis.register_script(scripts.RELEASE_ROOMS)
         self._put_save = redis.register_script(scripts.PUT_SAVE)
+        self._set_initials = redis.register_script(scripts.SET_INITIALS)
 
     def _key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -199,7 +200,7 @@ class RedisRecords:
             elif kind == "p":
                 players.append((who, outcome, int(value)))
         best = fields.get("best")
-        best_name, best_score = json.loads(best) if best else (None, None)
+        held = json.loads(best) if best else None
         return {
             "games": int(fields.get("games", 0)),
             "stood_in": int(fields.get("stood_in", 0)),
@@ -207,9 +208,21 @@ class RedisRecords:
             "colours": tally(colours, "colour"),
             "players": tally(players, "name"),
             "best": None
-            if best_name is None
-            else {"name": best_name, "initials": initials(best_name), "score": best_score},
+            if held is None
+            else best_of(*held[:2], held[2] if len(held) > 2 else None),
         }
+
+    async def set_initials(self, asked: SetInitials) -> bool:
+        """As `Store.set_initials`."""
+        args: list[str | int] = [
+            self.prefix,
+            asked.game,
+            asked.preset,
+            asked.name,
+            asked.score,
+            asked.initials,
+        ]
+        return bool(await self._set_initials(args=args))
 
     # Saved games.
 

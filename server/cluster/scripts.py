@@ -193,3 +193,24 @@ return 1
 """
 """ARGV: prefix, name, game, the save as JSON, when (ms), 1 to replace a save of that
 name. Returns 0 if the name is taken and not to be replaced."""
+
+SET_INITIALS: Final = """
+local P, game, preset, name, score, initials = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local card = P .. 'score:' .. game .. ':' .. preset
+local held = redis.call('HGET', card, 'best')
+if not held then return 0 end
+local best = cjson.decode(held)
+if best[1] ~= name or best[2] ~= tonumber(score) then return 0 end
+local typed = cjson.encode({name, tonumber(score), initials})
+redis.call('HSET', card, 'best', typed)
+local every = P .. 'score:' .. game .. ':*'
+local overall = redis.call('HGET', every, 'best')
+if overall then
+  local top = cjson.decode(overall)
+  if top[1] == name and top[2] == tonumber(score) then redis.call('HSET', every, 'best', typed) end
+end
+return 1
+"""
+"""Keep the initials typed for a board's best score (KEYS none; ARGV: prefix, game, preset,
+name, score, initials) if it is still theirs, and on the card of every board too where it
+is the best there; 1 if kept."""

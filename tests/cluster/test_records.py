@@ -16,7 +16,7 @@ from parlour.server.cluster.records import (
     RedisRecords,
     RoomWrite,
 )
-from parlour.server.store import MEMORY, Save, Store
+from parlour.server.store import MEMORY, Save, SetInitials, Store
 
 from ..server.test_scores import result
 from .processes import RedisProcess
@@ -130,6 +130,18 @@ async def test_score_cards_count_as_the_single_servers_do(records: RedisRecords)
         assert await records.score_card(game, preset) == sqlite.score_card(game, preset)
     card = await records.score_card("numlo", None)
     assert (card["games"], card["stood_in"], card["best"]["name"]) == (3, 1, "Cy")
+    # Initials typed for a best score are kept where it is still the best, as in SQLite.
+    for asked in (
+        SetInitials("numlo", "standard", "Cy", 11, "XX"),
+        SetInitials("numlo", "standard", "Ann", 9, "AN"),
+        SetInitials("numlo", "standard", "Cy", 12, "CYX"),
+        SetInitials("numlo", "big", "Bob", 5, "BB"),
+    ):
+        assert await records.set_initials(asked) == sqlite.set_initials(asked)
+    for game, preset in [("numlo", None), ("numlo", "standard"), ("numlo", "big")]:
+        assert await records.score_card(game, preset) == sqlite.score_card(game, preset)
+    card = await records.score_card("numlo", None)
+    assert card["best"] == {"name": "Cy", "initials": "CYX", "typed": True, "score": 12}
 
 
 async def test_saved_games_behave_as_the_single_servers_do(records: RedisRecords) -> None:

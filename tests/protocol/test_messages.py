@@ -16,6 +16,7 @@ VALID: dict[str, dict[str, Any]] = {
     "list_rooms": {},
     "create_room": {"game": "tribolo"},
     "see": {"game": "tribolo"},
+    "initials": {"room": ROOM, "seat": "blue", "initials": "AJ"},
     "join": {"room": ROOM},
     "spectate": {"room": ROOM},
     "leave": {"room": ROOM},

@@ -62,6 +62,7 @@ CLIENT_SAMPLES: list[m.ClientMessage] = [
         standin_after=0,
     ),
     m.See(id=4, game="tribolo", options={"board": "walls"}),
+    m.SetInitials(id=5, room=ROOM, seat="blue", initials="AJ"),
     m.Join(id="a", room=ROOM, seat="red", token=TOKEN, name="Bea"),
     m.Spectate(id="b", room=ROOM),
     m.Leave(id=3, room=ROOM),

@@ -6,6 +6,7 @@ import pytest
 
 from parlour.protocol import messages as m
 from parlour.server.lobby import Limits
+from parlour.server.room import Status
 from parlour.server.scores import Result, SeatResult, initials
 from parlour.server.store import FILE_NAME, MEMORY, Store
 
@@ -109,7 +110,7 @@ def test_the_card_counts_wins_losses_and_ties_by_colour_and_player() -> None:
     assert (players["Ann"]["wins"], players["Ann"]["ties"], players["Ann"]["losses"]) == (2, 1, 0)
     assert (players["Bob"]["wins"], players["Bob"]["ties"], players["Bob"]["losses"]) == (0, 1, 2)
     assert players["computer, level easy"]["losses"] == 3
-    assert card["best"] == {"name": "Ann", "initials": "ANN", "score": 50}
+    assert card["best"] == {"name": "Ann", "initials": "ANN", "typed": False, "score": 50}
     assert store.score_card("numlo", None)["best"]["score"] == 99
 
 
@@ -162,6 +163,37 @@ def test_the_lobby_answers_score_card_requests_from_its_archive() -> None:
     table.lobby.archive = store
     reply = answer(table.lobby.handle(1, m.ScoreCard(id=3, game="numlo")), 1)
     assert isinstance(reply, m.ScoreCardReply) and reply.id == 3
-    assert (reply.games, reply.best) == (1, {"name": "Ann", "initials": "ANN", "score": 9})
+    best = {"name": "Ann", "initials": "ANN", "typed": False, "score": 9}
+    assert (reply.games, reply.best) == (1, best)
     refused = answer(table.lobby.handle(1, m.ScoreCard(game="chess")), 1)
     assert isinstance(refused, m.Error) and refused.code == "no_such_game"
+
+
+def test_the_person_who_makes_a_boards_best_score_types_their_initials() -> None:
+    table = Table(Limits())
+    table.lobby.archive = store = Store(MEMORY)
+    room = table.create(game="othello", seat="black").room["room"]
+    table.lobby.handle(1, m.FillBots(room=room, level="easy"))
+    table.lobby.handle(1, m.Start(room=room))
+    early = table.lobby.handle(1, m.SetInitials(room=room, seat="black", initials="ann"))
+    assert answer(early, 1).code == "not_best"
+    held = table.lobby.rooms[room]
+    while held.status is not Status.FINISHED:
+        state = held.state
+        assert state is not None
+        mover = held.seats[state.to_move]
+        move = state.format_move(state.legal_moves()[0])
+        if mover.colour == "black":
+            table.lobby.handle(1, m.Move(room=room, version=held.version, move=move))
+        else:
+            (turn,) = table.lobby.bot_turns()
+            table.lobby.play_bot(turn, move)
+    store.save([], results=table.lobby.take_unsaved().results)
+    other = table.lobby.handle(2, m.SetInitials(room=room, seat="black", initials="BOB"))
+    assert answer(other, 2).code == "not_seated"
+    typed = table.lobby.handle(1, m.SetInitials(room=room, seat="black", initials="aj"))
+    assert isinstance(answer(typed, 1), m.Ok)
+    card = answer(table.lobby.handle(1, m.ScoreCard(game="othello", preset="standard")), 1)
+    assert card.best["initials"] == "AJ" and card.best["typed"] and card.best["name"] == "Ann"
+    white = table.lobby.handle(1, m.SetInitials(room=room, seat="white", initials="W"))
+    assert answer(white, 1).code == "not_seated"

@@ -213,3 +213,29 @@ def test_an_oubliette_board_set_up_in_the_editor_is_played(open_player: Any) -> 
     create_room(ann, "oubliette", {"green": "you", "red": "0"})
     assert ann.view["position"] == position
     assert ann.view["state"]["blocks"] == ["e5"] and ann.view["state"]["holes"] == []
+
+
+NEAR_THE_END = "B.WWW.WB/WBWWWWBB/WWBBWBWB/WWBWBWBB/WWBWWWWB/.WWWWW../WWBBWWW./..BWWWWW B"
+"""An Othello position a few moves from the end, Black to move: a game of its own (the
+`custom` board), whose card no other test's games reach."""
+
+
+def test_a_new_best_score_asks_for_initials_in_the_browser(open_player: Any) -> None:
+    ann: Player = open_player("Ann")
+    page = ann.page
+    page.select_option("#game", "othello")
+    page.fill("#position", NEAR_THE_END)
+    create_room(ann, "othello", {"black": "you", "white": "easy"})
+    while ann.view["status"] != "finished":
+        ann.wait("room.myTurn() || room.view.status === 'finished'")
+        if ann.view["status"] == "finished":
+            break
+        version = ann.view["version"]
+        ann.click_square(ann.view["state"]["legal_moves"][0])
+        ann.wait("room.view.version > arg", version)
+    page.wait_for_selector("dialog >> text=A new best score!")
+    page.fill("#initials", "aj")
+    page.click("dialog button[value=keep]")
+    page.wait_for_selector(".talk li:has-text('Kept on the score card: AJ.')")
+    page.click("[data-action=score-card]")
+    assert "by Ann (AJ)" in page.locator("dialog").inner_text()
