@@ -40,7 +40,7 @@ def _see(args: argparse.Namespace) -> int:
 
     state = _start_state(args)
     observation = state.observation()
-    first = observation["to_move"]
+    first = str(observation["to_move"])
     board = args.board or "0"
     where = "the position given" if args.position is not None else f"board {board}"
     if args.position is None and not board.strip().lstrip("+-").isdigit():

@@ -123,8 +123,8 @@ class Proposal:
     """For an undo: how many moves stay."""
     board: int | None = None
     """For a new game: the board number asked for, if any."""
-    call: str | None = None
-    """For a new game: the asker's call of the coin for who moves first, if any."""
+    call: tuple[str, str] | None = None
+    """For a new game: the seat calling the coin for who moves first, and its call."""
 
 
 @dataclass(frozen=True, slots=True)

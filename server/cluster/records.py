@@ -209,7 +209,7 @@ class RedisRecords:
             "players": tally(players, "name"),
             "best": None
             if held is None
-            else best_of(*held[:2], held[2] if len(held) > 2 else None),
+            else best_of(str(held[0]), int(held[1]), held[2] if len(held) > 2 else None),
         }
 
     async def set_initials(self, asked: SetInitials) -> bool:

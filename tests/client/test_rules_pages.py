@@ -5,6 +5,7 @@ import asyncio
 import http.client
 
 import pytest
+from textual.widgets import Markdown
 
 from parlour.client.app import ParlourApp
 from parlour.client.connection import Connection
@@ -54,7 +55,7 @@ async def test_r_shows_the_rooms_rules_and_escape_closes_them(connection: Connec
         screen_of(app)
         await pilot.press("r")
         await until(pilot, lambda: isinstance(app.screen, RulesScreen), "the rules showed")
-        shown = app.screen.query_one("Markdown")
+        shown = app.screen.query_one(Markdown)
         assert "try to reach" in str(shown.source)
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, RulesScreen), "the rules closed")
