@@ -123,6 +123,9 @@ class RoomScreen(Screen[None]):
         yield Static("", id="status")
         yield Footer()
 
+    def on_unmount(self) -> None:
+        self.composed = False
+
     def on_mount(self) -> None:
         self.composed = True
         self.redraw(board=True)

@@ -91,8 +91,8 @@ def test_perft_on_a_dealt_tripppin_board(capsys: pytest.CaptureFixture[str]) -> 
     ("argv", "message"),
     [
         (
-            ["perft", "tribolo", "--board", "abalone", "--depth", "1"],
-            "Tribolo has no named boards",
+            ["perft", "numlo", "--board", "abalone", "--depth", "1"],
+            "Numlo has no named boards",
         ),
         (["perft", "oubliette", "--board", "daisy", "--depth", "1"], "'board' must be one of"),
     ],

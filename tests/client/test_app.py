@@ -13,7 +13,7 @@ from parlour.client.app import ParlourApp, RoomScreen
 from parlour.client.boards.base import Board
 from parlour.client.cards import ScoreCardScreen
 from parlour.client.connection import Connection
-from parlour.client.dialogs import ProposalScreen, SeatScreen
+from parlour.client.dialogs import InitialsScreen, ProposalScreen, SeatScreen
 from parlour.client.files import ImportScreen, LoadScreen, SaveScreen
 from parlour.client.lobby import LobbyScreen
 from parlour.client.room import RoomModel
@@ -425,6 +425,9 @@ async def test_c_shows_the_score_card_after_a_finished_game(connection: Connecti
                     await click_square(pilot, app, legal[0])
                 await pilot.pause(0.05)
         winners = screen.room.observation["winners"]  # type: ignore[index]
+        await until(pilot, lambda: isinstance(app.screen, InitialsScreen), "initials asked")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, RoomScreen), "initials skipped")
         await pilot.press("c")
         await until(pilot, lambda: isinstance(app.screen, ScoreCardScreen), "the card showed")
         card = app.screen

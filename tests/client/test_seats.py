@@ -101,6 +101,11 @@ async def test_three_people_at_one_terminal_play_tribolo_to_the_end(
             await until(pilot, moved, f"{mover} moved")
         assert screen.room.observation is not None and screen.room.observation["over"]
         assert len(screen.room.view["moves"]) == 30
+        # The winner's score is the first best on this board: their initials are asked.
+        await until(pilot, lambda: isinstance(app.screen, InitialsScreen), "initials asked")
+        winner = screen.room.observation["winners"][0]
+        assert f"{names[winner]}: " in str(app.screen.query_one("Label").render())
+        await pilot.press("escape")
         assert "Game over" in status_text(app) and "you win" not in status_text(app)
 
 

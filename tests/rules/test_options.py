@@ -13,6 +13,7 @@ def test_defaults_fill_in_what_is_not_given() -> None:
         "blocked": 12,
         "tiles": 5,
         "first": "random",
+        "board": "random",
     }
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from parlour.rules import GAMES
 from parlour.server import ParlourServer
 from parlour.server.static import ASSET_CACHING, PAGE_CACHING, WebSite
 
@@ -138,7 +139,9 @@ def test_only_files_of_known_kinds_are_served(tmp_path: Path) -> None:
         tmp_path,
         {"index.html": PAGE, "main.js": "1", "notes.md": "x", "run.sh": "x", ".hidden.js": "x"},
     )
-    assert set(site.files) == {f"{site.assets}/main.js"}
+    pages = {path for path in site.files if path.startswith("/rules/")}
+    assert set(site.files) - pages == {f"{site.assets}/main.js"}
+    assert pages == {f"/rules/{game}" for game in GAMES}
     assert (
         site.page.body == f'<script type="module" src="{site.assets}/main.js"></script>'.encode()
     )

@@ -106,6 +106,8 @@ def create_room(player: Player, game: str, seats: Mapping[str, str]) -> str:
             f"#seat-{colour}", choice if choice in ("you", "open") else f"bot:{choice}"
         )
     page.click("text=Create room")
+    if game == "doublolo" and "you" in seats.values():
+        page.click("dialog button[value=heads]")
     page.wait_for_url(re.compile(r"/r/[A-Za-z0-9_-]+$"))
     player.wait("room.view !== null")
     return page.url
