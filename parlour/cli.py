@@ -401,6 +401,12 @@ def _add_client_commands(commands: Any) -> None:
             help="how long the searching computer levels think about a move (default 1000)",
         )
     host.add_argument(
+        "--left-seats",
+        choices=("bot", "open"),
+        default="bot",
+        help="what a seat given up during a game becomes: the computer's (default) or open",
+    )
+    host.add_argument(
         "--standin-after",
         type=_standin_after,
         default=60,

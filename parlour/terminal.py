@@ -104,6 +104,7 @@ async def create_room(
         seat=seat,
         bot_think_ms=args.think_ms,
         standin_after=getattr(args, "standin_after", 60),
+        left_seats=getattr(args, "left_seats", "bot"),
     )
     answer = await _ask(connection, request)
     assert isinstance(answer, m.Joined)

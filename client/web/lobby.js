@@ -208,6 +208,12 @@ export class LobbyView {
       value: STANDIN_SECONDS,
       required: true,
     });
+    const leftSeats = element(
+      "select",
+      { id: "left-seats", name: "left_seats" },
+      element("option", { value: "bot" }, "goes to the computer"),
+      element("option", { value: "open" }, "opens for someone else"),
+    );
     const think = element(
       "select",
       { id: "think", name: "think" },
@@ -242,6 +248,12 @@ export class LobbyView {
       ),
       element(
         "div",
+        { class: "field" },
+        element("label", { for: "left-seats" }, "A seat given up during the game"),
+        leftSeats,
+      ),
+      element(
+        "div",
         { class: "field check" },
         isPublic,
         element("label", { for: "public" }, "Listed here for anyone to join (else only by its link)"),
@@ -267,6 +279,7 @@ export class LobbyView {
           thinkMs: Number(think.value),
           standinAfter: Number(standin.value),
           position: this.position.value.trim(),
+          leftSeats: leftSeats.value,
         });
       } finally {
         submit.disabled = false;
@@ -419,7 +432,7 @@ export class LobbyView {
     return options;
   }
 
-  async create({ board, isPublic, thinkMs, standinAfter, position }) {
+  async create({ board, isPublic, thinkMs, standinAfter, position, leftSeats }) {
     this.error.textContent = "";
     const game = this.game();
     const choices = this.seatChoices();
@@ -433,6 +446,7 @@ export class LobbyView {
       seat: mine,
       bot_think_ms: thinkMs,
       standin_after: standinAfter,
+      left_seats: leftSeats,
     };
     if (position) request.position = position;
     else if (board !== "") request.board = Number(board);

@@ -80,6 +80,7 @@ async def test_a_hosted_room_is_made_as_the_command_line_says(url: str) -> None:
         board=42,
         think_ms=300,
         standin_after=5,
+        left_seats="open",
     )
     connection = await Connection.open(url, "ann")
     try:
@@ -91,3 +92,4 @@ async def test_a_hosted_room_is_made_as_the_command_line_says(url: str) -> None:
     view = room.view
     assert (view["board"], view["bot_think_ms"], view["public"]) == (42, 300, False)
     assert view["options"]["valued"] == 30
+    assert view["left_seats"] == "open"

@@ -1,15 +1,21 @@
-"""`parlour play tribolo` in a real terminal: tmux runs it, and its screen is read back."""
+"""The terminal client in a real terminal: tmux runs `parlour play` and `parlour host`, and
+reads their screens back."""
 
+import asyncio
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+from parlour.server import ParlourServer
 
 WAIT = 60.0
 """Seconds for the server, its bot workers and the client to come up on a busy machine."""
@@ -89,3 +95,49 @@ def test_parlour_play_tribolo_draws_a_board_in_a_terminal(tmux: Tmux) -> None:
             return
         time.sleep(0.25)
     raise AssertionError("Q and Y did not quit")
+
+
+async def test_quitting_and_coming_back_with_the_same_command(
+    server: ParlourServer, tmp_path: Path
+) -> None:
+    """`parlour host` in a terminal: Q asks, says how to come back, and that command brings
+    the host back to its seat and to hosting; the token waits in a file only they can read."""
+    terminal = Tmux()
+    terminal.env["XDG_DATA_HOME"] = str(tmp_path)
+    terminal.env["PS1"] = "$ "
+    try:
+        terminal.run("new-session", "-d", "-s", "play", "-x", "150", "-y", "45", "sh")
+        host = f"{sys.executable} -m parlour host othello --server 127.0.0.1:{server.port}"
+        terminal.run("send-keys", "-t", "play", f"{host} --name ann", "Enter")
+        shown = await wait_for(terminal, r"parlour join (\S+) --server")
+        code = re.search(r"parlour join (\S+) --server", shown).group(1)  # type: ignore[union-attr]
+        terminal.run("send-keys", "-t", "play", "q")
+        await wait_for(terminal, r"Your seats stay yours: come back with")
+        terminal.run("send-keys", "-t", "play", "y")
+        back = await wait_for(terminal, r"Come back with:  (parlour join \S+ --server \S+)")
+        command = re.search(r"Come back with:  (parlour join \S+ --server \S+)", back)
+        assert command is not None and code in command.group(1)
+        room = next(iter(server.lobby.rooms.values()))
+        assert room.seats[0].conn is None and room.host_conn is None
+        seats_file = tmp_path / "parlour" / "seats.json"
+        assert stat.S_IMODE(seats_file.stat().st_mode) == 0o600
+        again = command.group(1).replace("parlour", f"{sys.executable} -m parlour", 1)
+        terminal.run("send-keys", "-t", "play", f"{again} --name ann", "Enter")
+        await wait_for(terminal, r"Black: ann \(you\)")
+        await wait_for(terminal, r"Fill")
+        assert room.seats[0].conn is not None and room.host_conn == room.seats[0].conn
+    finally:
+        subprocess.run(
+            ["tmux", "-L", terminal.socket, "kill-server"], capture_output=True, check=False
+        )
+
+
+async def wait_for(terminal: Tmux, pattern: str) -> str:
+    """The screen once `pattern` shows on it, letting the server in this process run."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        shown = terminal.screen()
+        if re.search(pattern, shown):
+            return shown
+        await asyncio.sleep(0.25)
+    raise AssertionError(f"{pattern!r} never showed; the screen:\n{terminal.screen()}")

@@ -166,7 +166,9 @@ def test_the_lobby_lists_your_rooms_and_giving_up_a_seat_leaves_for_good(
     ann: Player = open_player("Ann")
     page = ann.page
     page.uncheck("#public")
+    page.select_option("#left-seats", "open")
     link = create_room(ann, "othello", {"black": "you", "white": "easy"})
+    assert ann.view["left_seats"] == "open"
     ref = link.rsplit("/", 1)[1]
     page.click("text=Back to the lobby")
     page.wait_for_selector(f"#my-rooms a[data-ref='{ref}']")
@@ -239,3 +241,14 @@ def test_a_new_best_score_asks_for_initials_in_the_browser(open_player: Any) -> 
     page.wait_for_selector(".talk li:has-text('Kept on the score card: AJ.')")
     page.click("[data-action=score-card]")
     assert "by Ann (AJ)" in page.locator("dialog").inner_text()
+
+
+def test_computers_play_each_other_while_the_page_watches(open_player: Any) -> None:
+    ann: Player = open_player("Ann")
+    create_room(ann, "othello", {"black": "easy", "white": "easy"})
+    assert ann.hook("room.playing()") == [] and ann.view["yours"] == []
+    ann.wait("room.view.status === 'finished'")
+    assert len(ann.view["moves"]) >= 20
+    assert " wins." in ann.page.locator("#turn").inner_text() or "over" in (
+        ann.page.locator("#turn").inner_text()
+    )
