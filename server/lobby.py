@@ -428,6 +428,7 @@ class Lobby(Keeping):
             seat.conn, seat.dropped_at = conn, None
             if seat.holder is Holder.STANDIN:
                 seat.take_back()
+                room.record_seat_change(seat)
                 back.append(seat)
         if seats:
             room.spectators.discard(conn)

@@ -152,6 +152,11 @@ def test_the_host_hands_a_dropped_persons_seat_to_a_stand_in_and_they_come_back(
     ]
     with pytest.raises(Exception, match="changed hands"):
         bot_plays(table.lobby, turn)
+    held = table.lobby.rooms[room]
+    assert [(c.colour, c.holder) for c in held.seat_log] == [
+        ("red", "computer (easy) for Bob"),
+        ("red", "Bob"),
+    ]
 
 
 def test_the_host_opens_a_seat_mid_game_and_a_newcomer_takes_it() -> None:
