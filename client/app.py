@@ -550,7 +550,8 @@ class ParlourApp(App[None]):
         width: 84; height: 90%; padding: 1 2; border: thick $accent; background: $panel;
     }
     #card DataTable { height: auto; max-height: 12; margin-bottom: 1; }
-    #question { width: 60; }
+    #question { width: 68; }
+    #question Button { min-width: 0; width: auto; margin-right: 1; }
     #question Horizontal { height: auto; margin-top: 1; }
     #question Select { width: 24; margin-top: 1; }
     .heading { text-style: bold; }
@@ -619,7 +620,13 @@ class ParlourApp(App[None]):
         self.kept[room.ref] = kept
         try:
             self.book.keep(
-                self.connection.url, room.ref, room.token, room.game, room.yours, host=room.host
+                self.connection.url,
+                room.ref,
+                room.token,
+                room.game,
+                room.yours,
+                host=room.host,
+                name=self.connection.name,
             )
         except SeatBookError as error:
             self.notify(f"Your seat could not be written down: {error}", severity="error")

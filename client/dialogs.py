@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select
+from textual.widgets import Button, Input, Label, Select, Static
 
 
 class ProposalScreen(ModalScreen[bool]):
@@ -96,7 +96,7 @@ class QuitScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="question"):
-            yield Label(self.words)
+            yield Static(self.words, id="words")
             with Horizontal():
                 yield Button("Leave (Y)", id="leave", variant="primary")
                 if self.may_give_up:
@@ -139,7 +139,7 @@ class InitialsScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="question"):
-            yield Label(self.words)
+            yield Static(self.words, id="words")
             yield Input(placeholder="ABC", max_length=3, id="initials")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -42,6 +42,8 @@ class HeldSeat:
     seats: tuple[str, ...]
     host: bool
     kept_at: float
+    name: str = ""
+    """The name this user was known by there, so that coming back keeps it."""
 
     def come_back(self) -> str:
         """The command that comes back into the room."""
@@ -66,11 +68,19 @@ class SeatBook:
         return self._read().get((server, room))
 
     def keep(
-        self, server: str, room: str, token: str, game: str, seats: list[str], *, host: bool
+        self,
+        server: str,
+        room: str,
+        token: str,
+        game: str,
+        seats: list[str],
+        *,
+        host: bool,
+        name: str = "",
     ) -> None:
         """Remember the token that brings this user back into `room` on `server`."""
         kept = self._read()
-        held = HeldSeat(server, room, token, game, tuple(seats), host, time.time())
+        held = HeldSeat(server, room, token, game, tuple(seats), host, time.time(), name)
         kept[(server, room)] = held
         newest = sorted(kept.values(), key=lambda seat: -seat.kept_at)[:MAX_KEPT]
         self._write(newest)
@@ -127,6 +137,8 @@ def _held(entry: dict[str, Any]) -> HeldSeat:
     if not isinstance(seats, list) or not all(isinstance(seat, str) for seat in seats):
         raise TypeError("seats is not a list of colours")
     texts = (entry["server"], entry["room"], entry["token"], entry["game"])
-    if not all(isinstance(text, str) for text in texts):
-        raise TypeError("an entry's server, room, token and game are text")
-    return HeldSeat(*texts, tuple(seats), bool(entry["host"]), float(entry["kept_at"]))
+    name = entry.get("name", "")
+    if not all(isinstance(text, str) for text in (*texts, name)):
+        raise TypeError("an entry's server, room, token, game and name are text")
+    kept_at = float(entry["kept_at"])
+    return HeldSeat(*texts, tuple(seats), bool(entry["host"]), kept_at, name)

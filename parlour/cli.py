@@ -4,17 +4,15 @@ import argparse
 import asyncio
 import logging
 import os
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from parlour import __version__
-from parlour.rules import GAMES, Game, OptionError, RulesError, State, get_game
-from parlour.rules.dealing import MAX_BOARD_NUMBER
+from parlour.rules import GAMES, RulesError, State, get_game
 from parlour.rules.game import MAX_PERFT_DEPTH
-from parlour.rules.options import ChoiceOption, parse_options
+from parlour.rules.options import ChoiceOption, board_choice, parse_options
 
 DEFAULT_PORT = 8765
 REDIS_VARIABLE = "PARLOUR_REDIS_URL"
@@ -40,12 +38,17 @@ def _see(args: argparse.Namespace) -> int:
 
     state = _start_state(args)
     observation = state.observation()
-    first = str(observation["to_move"])
+    first = f"{str(observation['to_move']).title()} moves first"
     board = args.board or "0"
-    where = "the position given" if args.position is not None else f"board {board}"
-    if args.position is None and not board.strip().lstrip("+-").isdigit():
-        where = f"the {board} board"
-    Console(highlight=False).print(f"{state.game.title}, {where}: {first.title()} moves first.")
+    if args.position is not None:
+        where = "the position given"
+    elif board_choice(state.game.title, state.game.option_specs, board)[0] is None:
+        where = f"the {board.strip()} board"
+        if "first=" not in " ".join(args.option):
+            first = "who moves first is drawn at the start"
+    else:
+        where = f"board {board}"
+    Console(highlight=False).print(f"{state.game.title}, {where}: {first}.")
     Console().print(board_for(observation).render(Marks()))
     return 0
 
@@ -58,20 +61,9 @@ def _start_state(args: argparse.Namespace) -> State[Any]:
         if args.option:
             raise RulesError("--position says the whole position: leave out --option")
         return game.parse_position(args.position)
-    seed, pairs = _board_choice(game, args.board or "0")
+    seed, pairs = board_choice(game.title, game.option_specs, args.board or "0")
     options = parse_options(game.option_specs, [*args.option, *pairs])
-    return game.new(options, seed=seed)
-
-
-def _board_choice(game: Game[Any], board: str) -> tuple[int, list[str]]:
-    """A board number, or a named board as the game's `board` option."""
-    if re.fullmatch(r"[+-]?[0-9]+", board.strip()):
-        if len(board.strip()) > len(str(MAX_BOARD_NUMBER)) + 1:
-            raise OptionError(f"the board number must be from 0 to {MAX_BOARD_NUMBER}")
-        return int(board), []
-    if not any(spec.name == "board" for spec in game.option_specs):
-        raise OptionError(f"{game.title} has no named boards: --board takes a board number")
-    return 0, [f"board={board}"]
+    return game.new(options, seed=seed or 0)
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -378,7 +370,9 @@ def _add_client_commands(commands: Any) -> None:
         )
         start = command.add_mutually_exclusive_group()
         start.add_argument(
-            "--board", type=_board_number, metavar="N", help="a board number (default: random)"
+            "--board",
+            metavar="N|NAME",
+            help="a board number (default: random), or a named board (parlour games lists them)",
         )
         start.add_argument(
             "--position",
@@ -467,14 +461,6 @@ def _standin_after(text: str) -> int:
     if not 0 <= seconds <= 3600:
         raise argparse.ArgumentTypeError("the stand-in delay must be from 0 to 3600 seconds")
     return seconds
-
-
-def _board_number(text: str) -> int:
-    """A board number from the command line."""
-    number = int(text)
-    if not 0 <= number <= MAX_BOARD_NUMBER:
-        raise argparse.ArgumentTypeError(f"the board number must be from 0 to {MAX_BOARD_NUMBER}")
-    return number
 
 
 def _client(args: argparse.Namespace) -> int:

@@ -27,7 +27,7 @@ from parlour.client.room import RoomModel, levels_in, middle_level
 from parlour.client.seatbook import HeldSeat, SeatBook, SeatBookError
 from parlour.protocol import messages as m
 from parlour.rules import get_game
-from parlour.rules.options import parse_options
+from parlour.rules.options import board_choice, parse_options
 
 
 class SetupError(Exception):
@@ -48,7 +48,10 @@ def room_options(args: argparse.Namespace) -> tuple[dict[str, Any], int | None]:
     """The game options and board number from the command line, checked by the rules,
     with the seats and computer level asked for."""
     game = get_game(args.game)
-    options = parse_options(game.option_specs, args.option)
+    board, named = None, list[str]()
+    if args.board is not None:
+        board, named = board_choice(game.title, game.option_specs, args.board)
+    options = parse_options(game.option_specs, [*args.option, *named])
     wanted = seats_wanted(args)
     for seat in wanted:
         if seat not in game.seats:
@@ -61,7 +64,7 @@ def room_options(args: argparse.Namespace) -> tuple[dict[str, Any], int | None]:
     levels = levels_for(game.name)
     if getattr(args, "bots", None) is not None and args.bots not in levels:
         raise SetupError(f"{game.title} has no level {args.bots!r}: {', '.join(levels)}")
-    return dict(options), args.board
+    return dict(options), board
 
 
 async def _ask(connection: Connection, message: m.ClientMessage) -> m.ServerMessage:
@@ -243,7 +246,11 @@ async def join(args: argparse.Namespace) -> None:
     if args.code is None and (args.seat or args.watch):
         raise SetupError("--seat and --watch need the room's CODE; without one, pick in the lobby")
     book = SeatBook()
-    async with connected(args.server, player_name(args)) as connection:
+    name = player_name(args)
+    if args.name is None and args.code is not None and not (args.seat or args.watch):
+        held = _held(book, args.server, args.code)
+        name = held.name if held is not None and held.name else name
+    async with connected(args.server, name) as connection:
         room = None if args.code is None else await enter_room(connection, args, book)
         app = ParlourApp(connection, room, book=book)
         await app.run_async()

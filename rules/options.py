@@ -1,8 +1,10 @@
 """Game options: each with a default and bounds, checked before a game is dealt."""
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .dealing import MAX_BOARD_NUMBER, check_board_number
 from .errors import OptionError
 from .jsonvalue import JsonValue
 
@@ -121,3 +123,18 @@ def parse_options(specs: Sequence[OptionSpec], pairs: Sequence[str]) -> dict[str
             raise _unknown_option(name, known)
         parsed[name] = known[name].parse(text)
     return parsed
+
+
+def board_choice(
+    title: str, specs: Sequence[OptionSpec], board: str
+) -> tuple[int | None, list[str]]:
+    """A board as typed after `--board`: a number to deal, or the name of one of the
+    game's named boards, given as its `board=NAME` option (and no number)."""
+    text = board.strip()
+    if re.fullmatch(r"[+-]?[0-9]+", text):
+        if len(text) > len(str(MAX_BOARD_NUMBER)) + 1:
+            raise OptionError(f"the board number must be from 0 to {MAX_BOARD_NUMBER}")
+        return check_board_number(int(text)), []
+    if not any(spec.name == "board" for spec in specs):
+        raise OptionError(f"{title} has no named boards: --board takes a board number")
+    return None, [f"board={text}"]

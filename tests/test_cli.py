@@ -108,7 +108,7 @@ def test_named_board_errors(
 def test_see_draws_a_named_tribolo_board_as_laid_out(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["see", "tribolo", "--board", "walls"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "Tribolo, the walls board: Red moves first."
+    assert lines[0] == "Tribolo, the walls board: who moves first is drawn at the start."
     drawn = [line[4:].replace("░░░", " # ").split() for line in lines[2:]]
     expected = [list(row.replace(".", "·")) for row in NAMED_BOARDS["walls"]]
     assert drawn == expected
@@ -117,6 +117,8 @@ def test_see_draws_a_named_tribolo_board_as_laid_out(capsys: pytest.CaptureFixtu
 def test_see_draws_a_dealt_board_and_refuses_a_name_there_is_not(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    assert main(["see", "tribolo", "--board", "walls", "--option", "first=green"]) == 0
+    assert capsys.readouterr().out.startswith("Tribolo, the walls board: Green moves first.\n")
     assert main(["see", "othello", "--board", "5"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Othello, board 5: Black moves first.\n")

@@ -44,6 +44,9 @@ def test_bad_arguments_are_refused_by_the_parser(
         (["host", "othello", "--server", "127.0.0.1:1"], "cannot connect to ws://127.0.0.1:1/ws"),
         (["join", "--server", "127.0.0.1:1", "--watch"], "--seat and --watch need the room's"),
         (["play", "othello", "--edit"], "the board editor is Oubliette's"),
+        (["play", "othello", "--board", "walls"], "Othello has no named boards"),
+        (["play", "tribolo", "--board", "maze"], "'board' must be one of random, centre"),
+        (["play", "othello", "--board", "-3"], "must be from 0 to 9007199254740991"),
         (["play", "tribolo", "--seats", "blue,blue"], "--seats names a seat twice: blue,blue"),
         (["play", "tribolo", "--seats", "blue,pink"], "Tribolo has no seat 'pink'"),
         (["play", "tribolo", "--seats", "red", "--names", "a,b"], "more names than --seats"),
@@ -77,7 +80,7 @@ async def test_a_hosted_room_is_made_as_the_command_line_says(url: str) -> None:
         seats=None,
         watch=False,
         option=["valued=30"],
-        board=42,
+        board="42",
         think_ms=300,
         standin_after=5,
         left_seats="open",
@@ -93,3 +96,25 @@ async def test_a_hosted_room_is_made_as_the_command_line_says(url: str) -> None:
     assert (view["board"], view["bot_think_ms"], view["public"]) == (42, 300, False)
     assert view["options"]["valued"] == 30
     assert view["left_seats"] == "open"
+
+
+async def test_a_named_board_is_the_rooms_board_option(url: str) -> None:
+    args = argparse.Namespace(
+        game="tribolo",
+        seat=None,
+        seats=["blue", "red"],
+        names=["Ann", "Bea"],
+        watch=False,
+        option=[],
+        board="walls",
+        think_ms=1000,
+        standin_after=60,
+        left_seats="bot",
+    )
+    connection = await Connection.open(url, "ann")
+    try:
+        room = await create_room(connection, args, public=False)
+    finally:
+        await connection.close()
+    assert room.view["options"]["board"] == "walls"
+    assert room.yours == ["blue", "red"]

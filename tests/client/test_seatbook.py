@@ -9,6 +9,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from parlour.cli import main
 from parlour.client.app import ParlourApp
@@ -148,7 +149,7 @@ async def test_quitting_asks_first_and_giving_up_hands_the_seat_to_the_computer(
             await until(pilot, lambda: book.find(connection.url, room.ref) is not None, "kept")
             await pilot.press("q")
             await until(pilot, lambda: isinstance(app.screen, QuitScreen), "asked")
-            words = str(app.screen.query_one("Label").render())
+            words = str(app.screen.query_one("#words", Static).render())
             assert f"come back with\nparlour join {room.ref} --server {connection.url}" in words
             await pilot.press("escape")
             await until(pilot, lambda: screen_of(app) is not None, "stayed")

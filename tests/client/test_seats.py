@@ -4,7 +4,7 @@ mid-game, and people sharing one screen playing a whole game."""
 from collections.abc import Callable
 
 from textual.pilot import Pilot
-from textual.widgets import ListItem, RichLog
+from textual.widgets import ListItem, RichLog, Static
 
 from parlour.client.app import ParlourApp, RoomScreen
 from parlour.client.connection import Connection
@@ -104,7 +104,7 @@ async def test_three_people_at_one_terminal_play_tribolo_to_the_end(
         # The winner's score is the first best on this board: their initials are asked.
         await until(pilot, lambda: isinstance(app.screen, InitialsScreen), "initials asked")
         winner = screen.room.observation["winners"][0]
-        assert f"{names[winner]}: " in str(app.screen.query_one("Label").render())
+        assert f"{names[winner]}: " in str(app.screen.query_one("#words", Static).render())
         await pilot.press("escape")
         assert "Game over" in status_text(app) and "you win" not in status_text(app)
 

@@ -122,7 +122,7 @@ async def test_quitting_and_coming_back_with_the_same_command(
         seats_file = tmp_path / "parlour" / "seats.json"
         assert stat.S_IMODE(seats_file.stat().st_mode) == 0o600
         again = command.group(1).replace("parlour", f"{sys.executable} -m parlour", 1)
-        terminal.run("send-keys", "-t", "play", f"{again} --name ann", "Enter")
+        terminal.run("send-keys", "-t", "play", again, "Enter")  # the name comes back too
         await wait_for(terminal, r"Black: ann \(you\)")
         await wait_for(terminal, r"Fill")
         assert room.seats[0].conn is not None and room.host_conn == room.seats[0].conn
