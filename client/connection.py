@@ -172,6 +172,11 @@ class Connection:
                 open_timeout=OPEN_TIMEOUT,
                 compression=None,
             )
+        except ConnectionRefusedError:
+            raise ConnectError(
+                f"cannot connect to {self.url}: no server is listening there"
+                " (start one with `parlour serve`, or give --server HOST:PORT)"
+            ) from None
         except (OSError, InvalidURI, InvalidHandshake, TimeoutError) as error:
             raise ConnectError(f"cannot connect to {self.url}: {error}") from None
         hello = m.Hello(version=PROTOCOL_VERSION, name=self.name, client=f"parlour {__version__}")

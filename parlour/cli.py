@@ -4,10 +4,11 @@ import argparse
 import asyncio
 import logging
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from parlour import __version__
 from parlour.rules import GAMES, RulesError, State, get_game
@@ -15,6 +16,7 @@ from parlour.rules.game import MAX_PERFT_DEPTH
 from parlour.rules.options import ChoiceOption, board_choice, parse_options
 
 DEFAULT_PORT = 8765
+LOCAL_SERVER = f"127.0.0.1:{DEFAULT_PORT}"
 REDIS_VARIABLE = "PARLOUR_REDIS_URL"
 MAX_PROCS = 256
 
@@ -147,54 +149,34 @@ def _redis_url(text: str) -> str:
     return text
 
 
-def _lease(text: str) -> float:
-    """A cluster lease length in seconds, from 1 to 60."""
-    seconds = float(text)
-    if not 1 <= seconds <= 60:
-        raise argparse.ArgumentTypeError("the lease must be from 1 to 60 seconds")
-    return seconds
+def _number(least: float, most: float, unit: str = "", *, whole: bool = True) -> Any:
+    """A parser of a number from the command line, from `least` to `most`; anything else is
+    refused with the range it must be in."""
+    kind = "a whole number" if whole else "a number"
+    in_range = f"{kind} from {least:g} to {most:g}{unit}"
+
+    def number(text: str) -> float:
+        try:
+            value = int(text) if whole else float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {in_range}, not {text!r}") from None
+        if not least <= value <= most:
+            raise argparse.ArgumentTypeError(f"must be from {least:g} to {most:g}{unit}")
+        return value
+
+    return number
 
 
-def _count(most: int, allow_zero: bool) -> Any:
-    """A parser of a count of processes, from 0 or 1 up to `most`."""
-    least = 0 if allow_zero else 1
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors read as sentences: "--depth must be a whole number"."""
 
-    def count(text: str) -> int:
-        number = int(text)
-        if not least <= number <= most:
-            raise argparse.ArgumentTypeError(f"give a number from {least} to {most}")
-        return number
-
-    return count
-
-
-def _port(text: str) -> int:
-    """A TCP port from the command line; 0 lets the system pick a free one."""
-    port = int(text)
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError("the port must be from 0 to 65535")
-    return port
-
-
-def _pause(text: str) -> float:
-    """Seconds from the command line, from 0 to 10."""
-    seconds = float(text)
-    if not 0 <= seconds <= 10:
-        raise argparse.ArgumentTypeError("the pause must be from 0 to 10 seconds")
-    return seconds
-
-
-def _depth(text: str) -> int:
-    """A perft depth from the command line, within what perft can count."""
-    depth = int(text)
-    if not 0 <= depth <= MAX_PERFT_DEPTH:
-        raise argparse.ArgumentTypeError(f"the depth must be from 0 to {MAX_PERFT_DEPTH}")
-    return depth
+    def error(self, message: str) -> NoReturn:
+        super().error(re.sub(r"^argument (\S+?): ", r"\1 ", message))
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
-    parser = argparse.ArgumentParser(prog="parlour", description=__doc__)
+    parser = _Parser(prog="parlour", description=__doc__)
     parser.add_argument("--version", action="version", version=f"parlour {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -218,7 +200,13 @@ def build_parser() -> argparse.ArgumentParser:
     perft.add_argument(
         "--option", action="append", default=[], metavar="K=V", help="a game option, repeatable"
     )
-    perft.add_argument("--depth", type=_depth, required=True, metavar="D", help="plies to count")
+    perft.add_argument(
+        "--depth",
+        type=_number(0, MAX_PERFT_DEPTH),
+        required=True,
+        metavar="D",
+        help="plies to count",
+    )
     perft.set_defaults(run=_perft)
 
     see = commands.add_parser(
@@ -251,7 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--port",
-        type=_port,
+        type=_number(0, 65535),
         default=DEFAULT_PORT,
         help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)",
     )
@@ -263,14 +251,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--bot-pause",
-        type=_pause,
+        type=_number(0, 10, " seconds", whole=False),
         default=0.4,
         metavar="SECONDS",
         help="least time a bot takes over a move, so people can follow (default 0.4)",
     )
     serve.add_argument(
         "--bot-workers",
-        type=_count(MAX_PROCS, allow_zero=True),
+        type=_number(0, MAX_PROCS),
         default=2,
         metavar="N",
         help="processes that think for the computer players (default 2); with --redis, 0"
@@ -284,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--lease",
-        type=_lease,
+        type=_number(1, 60, " seconds", whole=False),
         default=3.0,
         metavar="SECONDS",
         help="with --redis: how long a node keeps its rooms without renewing them, so how"
@@ -303,7 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     worker.add_argument(
         "--procs",
-        type=_count(MAX_PROCS, allow_zero=False),
+        type=_number(1, MAX_PROCS),
         default=os.cpu_count() or 1,
         metavar="N",
         help="search processes (default: one per CPU)",
@@ -336,7 +324,7 @@ def _add_client_commands(commands: Any) -> None:
     play.add_argument("--bots", metavar="LEVEL", help="the computer players' level")
     play.add_argument(
         "--bot-pause",
-        type=_pause,
+        type=_number(0, 10, " seconds", whole=False),
         default=0.4,
         metavar="SECONDS",
         help="least time a computer player takes over a move (default 0.4)",
@@ -348,7 +336,13 @@ def _add_client_commands(commands: Any) -> None:
         " command friends join with, and take a seat in it.",
     )
     host.add_argument("game", choices=game_names, metavar="GAME", help="a game name")
-    host.add_argument("--server", type=_server, required=True, metavar="URL", help="host:port")
+    host.add_argument(
+        "--server",
+        type=_server,
+        default=LOCAL_SERVER,
+        metavar="URL",
+        help=f"host:port (default {LOCAL_SERVER}, a server on this machine)",
+    )
     host.add_argument("--public", action="store_true", help="list the room in the lobby")
     for command in (play, host):
         seats = command.add_mutually_exclusive_group()
@@ -389,7 +383,7 @@ def _add_client_commands(commands: Any) -> None:
         )
         command.add_argument(
             "--think-ms",
-            type=_think_ms,
+            type=_number(100, 10_000, " ms"),
             default=1000,
             metavar="MS",
             help="how long the searching computer levels think about a move (default 1000)",
@@ -402,7 +396,7 @@ def _add_client_commands(commands: Any) -> None:
     )
     host.add_argument(
         "--standin-after",
-        type=_standin_after,
+        type=_number(0, 3600, " seconds"),
         default=60,
         metavar="S",
         help="seconds before a computer plays for someone who dropped out (0: never; default 60)",
@@ -419,7 +413,13 @@ def _add_client_commands(commands: Any) -> None:
         metavar="CODE",
         help="the room's code or id; back into the seats you hold there, if any",
     )
-    join.add_argument("--server", type=_server, required=True, metavar="URL", help="host:port")
+    join.add_argument(
+        "--server",
+        type=_server,
+        default=LOCAL_SERVER,
+        metavar="URL",
+        help=f"host:port (default {LOCAL_SERVER}, a server on this machine)",
+    )
     seat = join.add_mutually_exclusive_group()
     seat.add_argument("--seat", metavar="COLOUR", help="the seat to take (default: a free one)")
     seat.add_argument("--watch", action="store_true", help="watch without a seat")
@@ -445,22 +445,6 @@ def _colours(text: str) -> list[str]:
     if not all(items):
         raise argparse.ArgumentTypeError(f"{text!r} is not a list like blue,red")
     return items
-
-
-def _think_ms(text: str) -> int:
-    """Milliseconds of thinking a move, as rooms allow."""
-    ms = int(text)
-    if not 100 <= ms <= 10_000:
-        raise argparse.ArgumentTypeError("the thinking time must be from 100 to 10000 ms")
-    return ms
-
-
-def _standin_after(text: str) -> int:
-    """Seconds before a stand-in, as rooms allow."""
-    seconds = int(text)
-    if not 0 <= seconds <= 3600:
-        raise argparse.ArgumentTypeError("the stand-in delay must be from 0 to 3600 seconds")
-    return seconds
 
 
 def _client(args: argparse.Namespace) -> int:

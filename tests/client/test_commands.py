@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from parlour.cli import main
+from parlour.cli import build_parser, main
 from parlour.client.connection import Connection
 from parlour.server import ParlourServer
 from parlour.terminal import create_room
@@ -24,6 +24,10 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
         (["play", "othello", "--think-ms", "50"], "from 100 to 10000 ms"),
         (["host", "othello", "--server", "h:1", "--standin-after", "-1"], "from 0 to 3600"),
         (["play", "othello", "--board", "3", "--position", "x"], "not allowed with argument"),
+        (["perft", "othello", "--depth", "abc"], "--depth must be a whole number from 0 to"),
+        (["serve", "--port", "http"], "--port must be a whole number from 0 to 65535, not 'http'"),
+        (["serve", "--bot-pause", "soon"], "--bot-pause must be a number from 0 to 10 seconds"),
+        (["play", "othello", "--think-ms", "1s"], "--think-ms must be a whole number from 100"),
     ],
 )
 def test_bad_arguments_are_refused_by_the_parser(
@@ -32,7 +36,14 @@ def test_bad_arguments_are_refused_by_the_parser(
     with pytest.raises(SystemExit) as exited:
         main(argv)
     assert exited.value.code == 2
-    assert said in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert said in err
+    assert "invalid" not in err and "error: argument" not in err
+
+
+def test_host_and_join_default_to_the_server_on_this_machine() -> None:
+    for argv in (["host", "othello"], ["join", "CODE"]):
+        assert build_parser().parse_args(argv).server == "ws://127.0.0.1:8765/ws"
 
 
 @pytest.mark.parametrize(
@@ -41,7 +52,7 @@ def test_bad_arguments_are_refused_by_the_parser(
         (["play", "tribolo", "--seat", "purple"], "Tribolo has no seat 'purple': blue, red"),
         (["play", "numlo", "--bots", "genius"], "Numlo has no level 'genius': easy, medium"),
         (["play", "othello", "--option", "rows=99"], "rows"),
-        (["host", "othello", "--server", "127.0.0.1:1"], "cannot connect to ws://127.0.0.1:1/ws"),
+        (["host", "othello", "--server", "127.0.0.1:1"], "ws://127.0.0.1:1/ws: no server is"),
         (["join", "--server", "127.0.0.1:1", "--watch"], "--seat and --watch need the room's"),
         (["play", "othello", "--edit"], "the board editor is Oubliette's"),
         (["play", "othello", "--board", "walls"], "Othello has no named boards"),
