@@ -6,9 +6,11 @@ import { element, rebuild } from "./dom.js";
 import { callCoin, callsCoin, openDialog } from "./dialogs.js";
 import { editPosition } from "./editor.js";
 import { forgetSeat, storedSeats, storeSeat } from "./storage.js";
-import { defaultLevel, describeHolder, openSeats, title } from "./words.js";
+import { defaultLevel, describeHolder, movedText, openSeats, peopleText, title } from "./words.js";
 
 const REFRESH_MS = 3000;
+/** How often "moved 3 min ago" is worked out again. */
+const CLOCK_MS = 30000;
 const YOU = "you";
 const OPEN = "open";
 const MINE_SHOWN = 10;
@@ -56,6 +58,7 @@ export class LobbyView {
     this.connection = connection;
     this.navigate = navigate;
     this.timer = null;
+    this.clock = null;
     this.onReconnect = () => {
       if (this.gameSelect.options.length === 0) this.show();
       else this.refresh();
@@ -107,6 +110,14 @@ export class LobbyView {
     this.refresh();
     this.showMine();
     this.timer = setInterval(() => this.refresh(), REFRESH_MS);
+    this.clock = setInterval(() => this.tellTimes(), CLOCK_MS);
+  }
+
+  /** Say again how long ago each listed room's last move was. */
+  tellTimes() {
+    for (const moved of this.roomsBody?.querySelectorAll(".moved[data-at]") ?? []) {
+      moved.textContent = movedText(Number(moved.dataset.at));
+    }
   }
 
   /** The rooms this browser holds seats in, as they are now, each a link back to its seat;
@@ -138,6 +149,7 @@ export class LobbyView {
 
   destroy() {
     clearInterval(this.timer);
+    clearInterval(this.clock);
     this.connection.removeEventListener("reconnected", this.onReconnect);
   }
 
@@ -149,6 +161,7 @@ export class LobbyView {
       return;
     }
     rebuild(this.roomsBody, JSON.stringify(reply.rooms), () => this.roomRows(reply.rooms));
+    this.tellTimes();
     this.roomsNote.textContent = reply.rooms.length ? "" : "No public rooms yet: make one.";
   }
 
@@ -174,10 +187,25 @@ export class LobbyView {
         element("td", {}, titles[room.game] ?? room.game),
         element("td", {}, room.host),
         element("td", {}, seats),
-        element("td", {}, free.length ? `${room.status}, ${free.length} free` : room.status),
+        element("td", { class: "status" }, free.length ? `${room.status}, ${free.length} free` : room.status, ...this.activity(room)),
         element("td", {}, link),
       );
     });
+  }
+
+  /** Who is in a room and when it last moved, where the server says (older servers do not). */
+  activity(room) {
+    const parts = [];
+    if (Number.isInteger(room.people) && room.people >= 0) {
+      parts.push(element("span", { class: "people" }, peopleText(room.people)));
+    }
+    if (typeof room.moved_at === "number" && Number.isFinite(room.moved_at) && room.moved_at > 0) {
+      parts.push(element("span", { class: "moved", "data-at": room.moved_at }, movedText(room.moved_at)));
+    }
+    if (parts.length === 0) return [];
+    const line = element("small", { class: "activity" });
+    parts.forEach((part, i) => line.append(...(i ? [" · ", part] : [part])));
+    return [element("br"), line];
   }
 
   buildForm() {

@@ -1,5 +1,6 @@
 /** A room (`/r/CODE`): the board, the seats, whose turn it is, the hints and the thinking, the
- * room's actions (undo, new game, save, load, files, score card), chat and the move log. */
+ * room's actions (undo, new game, save, load, files, score card), chat and the move list.
+ * Every key of the terminal client does the same here (`?` lists them). */
 
 import { BoardView, SEAT_COLOURS } from "./boards/view.js";
 import { ConnectionLost } from "./connection.js";
@@ -12,12 +13,17 @@ import {
   coinText,
   defaultLevel,
   describeHolder,
+  holderText,
   moveText,
+  openSeats,
   passText,
   proposalEndedText,
   proposalQuestion,
+  readGameFile,
   searchText,
+  seatAndHolder,
   seatText,
+  skipped,
   title,
   turnText,
 } from "./words.js";
@@ -27,7 +33,42 @@ const LOG_LINES = 200;
 const GONE = "no_such_room";
 const UNAVAILABLE = "unavailable";
 const ENTER_AGAIN_MS = 1000;
-const SHORTCUTS = { p: "possible", b: "best", s: "suggest", t: "thinking", u: "undo" };
+const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
+/** Games whose moves take several clicks: Possible marks the pieces that can move. */
+const PICKED_MOVES = new Set(["oubliette"]);
+const NOT_STARTED = "The game has not started yet.";
+
+/**
+ * The room's keys, the terminal client's: the button each presses (`action`, where the
+ * toolbar has one), what it does, and who may use it: `seat` a person seated here, `load` one
+ * seated or the host (as the server allows them), else anyone in the room. `others` is what
+ * the key says to anyone else.
+ */
+export const ROOM_KEYS = Object.freeze([
+  { key: "p", action: "possible", label: "Possible", does: "mark every move you can make", who: "seat", others: "Only players can ask for hints." },
+  { key: "b", action: "best", label: "Best", does: "mark the original game's best move", who: "seat", others: "Only players can ask for hints." },
+  { key: "s", action: "suggest", label: "Suggest", does: "the strongest computer level's choice", who: "seat", others: "Only players can ask for a suggestion." },
+  { key: "t", action: "thinking", label: "Show thinking", does: "show or hide what the computer is thinking" },
+  { key: "u", action: "undo", label: "Undo", does: "take back your last move (other players are asked)", who: "seat", others: "Only players can take back their moves." },
+  { key: "n", action: "new-game", label: "New game", does: "play again with the same seats (other players are asked)", who: "seat", others: "Only players can start a new game." },
+  { key: "v", action: "save", label: "Save", does: "keep the game on the server under a name" },
+  { key: "l", action: "load", label: "Load", does: "play a saved game instead, before anyone has moved", who: "load", others: "Only players and the host can load a game." },
+  { key: "e", action: "export", label: "Export", does: "the game as a file to download" },
+  { key: "i", action: "import", label: "Import", does: "play a game file instead, before anyone has moved", who: "load", others: "Only players and the host can import a game." },
+  { key: "c", action: "score-card", label: "Score card", does: "wins, losses and the best score on this board" },
+  { key: "r", action: "rules", label: "Rules", does: "how to play this game, in a new tab" },
+  { key: "m", action: "sound", label: "Sound", does: "sound on or off" },
+  { key: "j", action: "invite", label: "Invite", does: "the link friends join by" },
+  { key: "q", action: "leave", label: "Leave", does: "leave the room (a seat of yours stays yours)" },
+  { key: "?", action: "keys", label: "Keys", does: "this list of keys" },
+]);
+
+/** A disc of a seat's colour, before its name. */
+function seatSwatch(colour) {
+  const swatch = element("span", { class: "swatch", "aria-hidden": "true" });
+  swatch.style.background = SEAT_COLOURS[colour] ?? "#888";
+  return swatch;
+}
 
 /** The room view: everything the room page shows and does. */
 export class RoomView {
@@ -42,6 +83,16 @@ export class RoomView {
     this.thinkingOn = false;
     this.proposalDialog = null;
     this.moving = false;
+    /** Each move as it was played: its text, seat, who held the seat, the seats passed over. */
+    this.played = [];
+    this.playedFor = null;
+    this.historyAsked = null;
+    /** The position the hints shown belong to, and whether the line under the actions
+     * shows a hint (or a suggestion) rather than the computer's thinking. */
+    this.hintsFor = null;
+    this.hintShown = false;
+    /** A waiting room's board, as `see` deals it: {key, seen}. */
+    this.waitingBoard = null;
     this.files = new RoomFiles(this);
     this.onMessage = (event) => this.receive(event.detail);
     this.onReconnect = () => {
@@ -51,6 +102,11 @@ export class RoomView {
       this.enter();
     };
     this.onKey = (event) => this.shortcut(event);
+    // Whether a dialog was open as a key went down, before any handler closed it: a key
+    // that closes a dialog does nothing more.
+    this.onKeyFirst = () => {
+      this.dialogAtKey = Boolean(document.querySelector("dialog[open]"));
+    };
   }
 
   // The page.
@@ -59,6 +115,7 @@ export class RoomView {
     this.heading = element("h1", {}, "Room");
     this.turn = element("p", { class: "turn", id: "turn" });
     this.notice = element("p", { class: "notice", id: "notice" });
+    this.caption = element("p", { class: "board-caption", id: "board-caption", hidden: true });
     this.rulesLink = element("a", { id: "rules-link", target: "_blank", rel: "noopener" });
     this.error = element("p", { class: "error", role: "alert", id: "error" });
     this.boardBox = element("div", { class: "board", id: "board" });
@@ -77,7 +134,7 @@ export class RoomView {
       element(
         "section",
         { class: "room" },
-        element("div", { class: "play" }, this.heading, this.turn, this.notice, this.boardBox, this.error),
+        element("div", { class: "play" }, this.heading, this.turn, this.notice, this.caption, this.boardBox, this.error),
         element(
           "aside",
           { class: "side" },
@@ -98,6 +155,7 @@ export class RoomView {
     );
     this.connection.addEventListener("message", this.onMessage);
     this.connection.addEventListener("reconnected", this.onReconnect);
+    document.addEventListener("keydown", this.onKeyFirst, true);
     document.addEventListener("keydown", this.onKey);
     this.enter();
   }
@@ -108,6 +166,7 @@ export class RoomView {
     if (this.view) this.connection.request({ type: "leave", room: this.ref }).catch(() => {});
     this.connection.removeEventListener("message", this.onMessage);
     this.connection.removeEventListener("reconnected", this.onReconnect);
+    document.removeEventListener("keydown", this.onKeyFirst, true);
     document.removeEventListener("keydown", this.onKey);
     this.board.destroy();
     this.proposalDialog?.close();
@@ -244,6 +303,7 @@ export class RoomView {
       status: update.state.over ? "finished" : "playing",
     };
     this.seat = this.playingNow();
+    this.recordMove(update);
     this.retellMoves(this.view);
     this.notice.textContent = (update.passed ?? []).map(passText).join(" ");
     for (const colour of update.passed ?? []) this.addLog(passText(colour), "note");
@@ -309,13 +369,121 @@ export class RoomView {
     }
     this.view = view;
     this.seat = this.playingNow();
+    this.learnHistory(view);
     this.retellMoves(view);
-    if (view.state) this.board.show(view.state, { animate: animate && !first });
+    if (view.state) {
+      this.waitingBoard = null;
+      this.caption.hidden = true;
+      this.board.show(view.state, { animate: animate && !first });
+    } else if (view.status === "waiting") {
+      this.showWaitingBoard(view);
+    }
     this.afterChange(wasMyTurn || first);
   }
 
-  /** The numbered move list, in the game's notation, from the room's own list, with the
-   * seats that changed hands between the moves. */
+  /** Before the start the room has no position yet: show the board it deals, as the lobby's
+   * "See the board" does, so that nobody waits at an empty page. */
+  async showWaitingBoard(view) {
+    const key = JSON.stringify([view.room, view.game, view.options, view.board, view.position]);
+    if (this.waitingBoard?.key === key) return;
+    this.waitingBoard = { key, seen: null };
+    const request = { type: "see", game: view.game, options: view.options };
+    if (view.position) request.position = view.position;
+    else request.board = view.board;
+    let seen;
+    try {
+      seen = await this.request(request);
+    } catch {
+      if (this.waitingBoard?.key === key) this.waitingBoard = null;
+      return;
+    }
+    if (this.left || this.view?.state || this.waitingBoard?.key !== key) return;
+    this.waitingBoard.seen = seen;
+    this.board.show(seen.state, { animate: false });
+    this.caption.textContent = this.waitingCaption(view, seen);
+    this.caption.hidden = false;
+  }
+
+  waitingCaption(view, seen) {
+    const named = typeof view.options?.board === "string" && view.options.board !== "random";
+    let which = `board ${seen.board}`;
+    if (view.position) which = "a position of its own";
+    else if (named) which = `the ${view.options.board} board (${seen.board})`;
+    const coin = this.gameInfo()?.first_by_coin && view.options?.first === "random" && !view.position;
+    const first = coin ? "a coin call decides who moves first" : `${title(seen.state.to_move)} moves first`;
+    return `The board you will play: ${which}; ${first}.`;
+  }
+
+  // The move list.
+
+  /** Who holds a seat now, as a game file writes it. */
+  holderOf(colour) {
+    return holderText(this.view?.seats.find((seat) => seat.colour === colour)?.holder);
+  }
+
+  /** Keep the move just played with its seat, who held it, and the seats passed over. */
+  recordMove(update) {
+    const index = this.view.moves.length - 1;
+    if (this.played.length > index) this.played.length = index;
+    this.played[index] = {
+      move: update.move,
+      seat: update.seat,
+      holder: this.holderOf(update.seat),
+      passed: (update.passed ?? []).map((seat) => ({ seat, holder: this.holderOf(seat) })),
+    };
+  }
+
+  /** Match what is known of each move to the room's list; moves this page did not see
+   * played (it came in later, or the game was undone, loaded or started again) are read
+   * from the game's file, which names the seat of every move. */
+  learnHistory(view) {
+    const game = JSON.stringify([view.room, view.game, view.board, view.position, view.options]);
+    if (game !== this.playedFor) {
+      this.played = [];
+      this.playedFor = game;
+    }
+    const moves = view.moves;
+    const kept = Math.min(this.played.length, moves.length);
+    const wrong = this.played.findIndex((entry, index) => index < kept && entry && entry.move !== moves[index]);
+    this.played.length = wrong < 0 ? kept : wrong;
+    const last = this.played[moves.length - 1];
+    if (last && view.state?.passed) {
+      last.passed = view.state.passed.map((seat) => ({ seat, holder: this.holderOf(seat) }));
+    }
+    const complete = moves.every((move, index) => this.played[index]?.move === move);
+    if (!complete && view.state) this.readHistory(view.version);
+  }
+
+  async readHistory(version) {
+    if (this.historyAsked === version) return;
+    this.historyAsked = version;
+    let text;
+    try {
+      text = (await this.request({ type: "export_game", room: this.ref })).text;
+    } catch {
+      return;
+    }
+    const view = this.view;
+    if (!view || this.left) return;
+    const seats = view.seats.map((seat) => seat.colour);
+    const read = readGameFile(text, seats);
+    read.forEach((entry, index) => {
+      if (view.moves[index] !== entry.move || this.played[index]?.move === entry.move) return;
+      this.played[index] = entry;
+      if (index === view.moves.length - 1) {
+        entry.passed = (view.state?.passed ?? []).map((seat) => ({ seat, holder: this.holderOf(seat) }));
+      } else if (index === read.length - 1 && this.played[index + 1]) {
+        // Played here while the file was on its way: the seats between passed.
+        const next = this.played[index + 1].seat;
+        entry.passed = skipped(seats, entry.seat, next).map((seat) => ({ seat, holder: this.holderOf(seat) }));
+      }
+    });
+    this.retellMoves(view);
+  }
+
+  /** The numbered move list, in the game's notation, each move with its seat's colour and
+   * who played it, the seats passed over listed after the move, and the seats that changed
+   * hands between the moves. */
   retellMoves(view) {
     const changes = view.seat_changes ?? [];
     const changed = (after) =>
@@ -324,11 +492,30 @@ export class RoomView {
         .map((change) => element("li", { class: "seat-change" }, `${title(change.seat)}: ${change.holder}`));
     const items = [];
     view.moves.forEach((move, index) => {
-      items.push(...changed(index), element("li", { value: index + 1 }, move));
+      const entry = this.played[index]?.move === move ? this.played[index] : null;
+      items.push(...changed(index), this.moveItem(index, move, entry));
+      for (const pass of entry?.passed ?? []) {
+        items.push(
+          element("li", { class: "pass", "data-seat": pass.seat }, seatSwatch(pass.seat), `${seatAndHolder(pass.seat, pass.holder)} passed`),
+        );
+      }
     });
     items.push(...changed(view.moves.length));
     this.movesList.replaceChildren(...items);
     this.movesList.scrollTop = this.movesList.scrollHeight;
+  }
+
+  moveItem(index, move, entry) {
+    const text = element("span", { class: "move-text" }, move);
+    if (!entry) return element("li", { class: "move", value: index + 1 }, text);
+    return element(
+      "li",
+      { class: "move", value: index + 1, "data-seat": entry.seat },
+      seatSwatch(entry.seat),
+      element("span", { class: "move-seat" }, seatAndHolder(entry.seat, entry.holder)),
+      " ",
+      text,
+    );
   }
 
   /** Every seat that is this page's: played here, or by the computer for it. */
@@ -357,12 +544,29 @@ export class RoomView {
   }
 
   afterChange(wasMyTurn) {
-    this.board.setHints([]);
+    const position = this.positionKey();
+    if (position !== this.hintsFor) {
+      this.hintsFor = position;
+      this.clearHints();
+    }
     this.render();
     if (this.myTurn() && !wasMyTurn) {
       announce("Your move.");
       if (soundOn()) sound.yourTurn();
     }
+  }
+
+  /** What hints belong to: the room's version (a move, undo, new game or load makes a new
+   * one) and the position. */
+  positionKey() {
+    return `${this.view?.version}|${this.view?.state?.position ?? ""}`;
+  }
+
+  /** Take the hints of a position gone off the board and out of the words. */
+  clearHints() {
+    this.board.setHints([]);
+    if (this.hintShown) this.thinking.textContent = "";
+    this.hintShown = false;
   }
 
   myTurn() {
@@ -373,6 +577,7 @@ export class RoomView {
   showThinking(message) {
     const whose = message.of === "bot" ? `${title(message.seat)} thinks` : "Suggestion so far";
     this.thinking.textContent = `${whose}: ${searchText(message.search)}`;
+    this.hintShown = message.of !== "bot";
     this.turn.textContent = turnText({ ...this.view, playing: this.playing() }, this.host);
   }
 
@@ -423,7 +628,10 @@ export class RoomView {
     if (this.moving) return;
     if (!this.myTurn()) {
       this.board.clearPick();
-      this.say(this.seat ? "It is not your turn." : "Take a seat to play.");
+      let why = this.seat ? "It is not your turn." : "Take a seat to play.";
+      if (this.view?.status === "waiting") why = `${NOT_STARTED} This is the board it will be played on.`;
+      else if (this.view?.status === "finished") why = "The game is over.";
+      this.say(why);
       return;
     }
     this.moving = true;
@@ -438,31 +646,49 @@ export class RoomView {
     }
   }
 
+  /** Mark the hint's moves on the board and say them; both go when the position does. */
   async hint(kind) {
+    const asked = this.positionKey();
+    let reply;
     try {
-      const reply = await this.request({ type: "hint", room: this.ref, kind });
-      this.board.setHints(reply.moves);
-      const words = reply.moves.length ? reply.moves.join(", ") : "none";
-      this.thinking.textContent = `${kind === "best" ? "Best" : "Possible"}: ${words}`;
-      announce(this.thinking.textContent);
+      reply = await this.request({ type: "hint", room: this.ref, kind });
     } catch (error) {
       this.refuse(error);
+      return;
     }
+    if (asked !== this.positionKey()) return;
+    this.board.setHints(reply.moves, { kind });
+    this.thinking.textContent = this.hintWords(kind, reply.moves);
+    this.hintShown = true;
+    announce(this.thinking.textContent);
+  }
+
+  hintWords(kind, moves) {
+    const name = kind === "best" ? "Best" : "Possible";
+    if (moves.length === 0) return `${name}: none`;
+    if (kind === "possible" && PICKED_MOVES.has(this.view.game)) {
+      const count = moves.length === 1 ? "1 move" : `${moves.length} moves`;
+      return `${name}: ${count}. The pieces that can move are marked: pick one, and the cells it can go to are marked (and the pieces that can go along).`;
+    }
+    return `${name}: ${moves.join(", ")}`;
   }
 
   async suggest() {
+    const asked = this.positionKey();
     this.thinking.textContent = "Looking for a good move…";
+    this.hintShown = true;
     try {
       const reply = await this.request({ type: "suggest", room: this.ref, think_ms: SUGGEST_MS });
-      if (reply.version !== this.view.version) {
-        this.thinking.textContent = "";
+      if (reply.version !== this.view.version || asked !== this.positionKey()) {
+        if (this.hintShown) this.thinking.textContent = "";
         return;
       }
-      this.board.setHints([reply.search.move]);
+      this.board.setHints([reply.search.move], { kind: "suggest" });
       this.thinking.textContent = `Suggested: ${searchText(reply.search)}`;
+      this.hintShown = true;
       announce(`Suggested: ${reply.search.move}`);
     } catch (error) {
-      this.thinking.textContent = "";
+      if (this.hintShown) this.thinking.textContent = "";
       this.refuse(error);
     }
   }
@@ -533,7 +759,10 @@ export class RoomView {
         { label: "Stay", value: "no" },
       ],
     );
-    if ((await result) !== "yes") return;
+    if ((await result) === "yes") await this.giveUpNow();
+  }
+
+  async giveUpNow() {
     try {
       await this.request({ type: "leave", room: this.ref, give_up: true });
     } catch (error) {
@@ -543,6 +772,109 @@ export class RoomView {
     forgetSeat(this.ref);
     this.view = null;
     this.navigate("/");
+  }
+
+  /** Q: leave for the lobby, once the person says so; a seat stays theirs to come back to
+   * (or is given up, if they choose that). */
+  async leave() {
+    const yours = this.yours().length > 0;
+    let words = "You go back to the lobby; the room's link brings you back to watch.";
+    if (yours) words = "Your seat stays yours while you are away: come back by this room's link, or from Your rooms in the lobby.";
+    else if (this.host) words = "You stay the host: come back by this room's link, or from Your rooms in the lobby.";
+    const choices = [{ label: "Leave", value: "leave", primary: true }];
+    if (yours) choices.push({ label: "Give up my seat", value: "give-up" });
+    choices.push({ label: "Stay", value: "stay" });
+    const heading = yours || this.host ? "Leave the room?" : "Stop watching?";
+    const { dialog, result } = openDialog(heading, [element("p", {}, words)], choices);
+    dialog.id = "leave-dialog";
+    const chosen = await result;
+    if (chosen === "leave") this.navigate("/");
+    else if (chosen === "give-up") await this.giveUpNow();
+  }
+
+  /** J: how friends come in: the room's link, the terminal's command, the seats still open. */
+  async invite() {
+    const url = `${window.location.origin}/r/${this.ref}`;
+    const command = `parlour join ${this.ref} --server ${this.connection.url}`;
+    const link = element("input", { readonly: true, value: url, id: "invite-link", "aria-label": "Link to this room" });
+    const copy = button("Copy the link", async () => {
+      try {
+        await navigator.clipboard.writeText(url);
+        copy.textContent = "Copied";
+      } catch {
+        link.select();
+      }
+    });
+    const free = openSeats(this.view.seats).map(title);
+    const seats = free.length
+      ? `Open seats: ${free.join(", ")}. Whoever comes by the link takes one with a click.`
+      : "Every seat is taken: whoever comes by the link watches.";
+    const listed = this.view.public
+      ? "The room is listed in the lobby's Open rooms too."
+      : "The room is private: only people with its link find it.";
+    const { dialog, result } = openDialog(
+      "Invite friends",
+      [
+        element("label", { for: "invite-link" }, "Send them this link"),
+        link,
+        element("p", {}, copy),
+        element("p", {}, "or, in a terminal:"),
+        element("code", { class: "command", id: "invite-command" }, command),
+        element("p", {}, seats),
+        element("p", {}, listed),
+      ],
+      [{ label: "Close", value: "close", primary: true }],
+    );
+    dialog.id = "invite-dialog";
+    await result;
+  }
+
+  /** R: the game's rules page, in a tab of its own. */
+  openRules() {
+    window.open(`/rules/${this.view.game}`, "_blank", "noopener");
+  }
+
+  /** Whether this person may use a key at all: `seat` keys are for people seated here,
+   * `load` keys for them and the host. */
+  mayUse(entry) {
+    const seated = this.playing().length > 0;
+    if (entry.who === "seat") return seated;
+    if (entry.who === "load") return seated || this.host;
+    return true;
+  }
+
+  /** ?: every key this person may use, and the board's. Escape or ? closes it. */
+  async showKeys() {
+    const row = (keys, does) => element("tr", {}, element("th", { scope: "row" }, ...keys.flatMap((key, i) => (i ? [" ", element("kbd", {}, key)] : [element("kbd", {}, key)]))), element("td", {}, does));
+    const rows = ROOM_KEYS.filter((entry) => this.mayUse(entry)).map((entry) =>
+      row([entry.key === "?" ? "?" : entry.key.toUpperCase()], `${entry.label}: ${entry.does}`),
+    );
+    const seated = this.playing().length > 0;
+    const picks = PICKED_MOVES.has(this.view.game);
+    const board = [row(["←", "↑", "→", "↓"], "move the cursor over the board (it says what is on each square)")];
+    if (seated) {
+      board.push(
+        row(["Enter", "Space"], picks ? "pick the piece under the cursor, then the cell the line moves to" : "play the square under the cursor"),
+        row(["Click"], picks ? "the same with the mouse: the pieces of the line, then where it goes" : "play a square with the mouse (or a tap)"),
+      );
+      if (picks) board.push(row(["Esc"], "drop the pieces picked"));
+    }
+    const table = (caption, body) => element("table", { class: "keys" }, element("caption", {}, caption), element("tbody", {}, ...body));
+    const typing = "Keys work whenever you are not typing in a text box (Esc leaves the chat box).";
+    const note = seated ? typing : `You are watching: the keys for players are left out. ${typing}`;
+    const { dialog, result } = openDialog(
+      "Keys",
+      [element("p", {}, note), table("The room", rows), table("The board", board)],
+      [{ label: "Close", value: "close", primary: true }],
+    );
+    dialog.id = "keys-dialog";
+    dialog.addEventListener("keydown", (event) => {
+      if (event.key === "?") {
+        event.preventDefault();
+        dialog.close();
+      }
+    });
+    await result;
   }
 
   async chat(text) {
@@ -577,15 +909,58 @@ export class RoomView {
     }
   }
 
+  /** A key pressed anywhere but in a text field or a dialog: the terminal client's keys,
+   * either case; an arrow with nothing focused goes to the board. */
   shortcut(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || !this.view) return;
     const target = event.target;
-    if (target instanceof HTMLElement && target.closest("input, textarea, select, dialog")) return;
-    const action = SHORTCUTS[event.key.toLowerCase()];
-    const control = action && this.actions.querySelector(`[data-action="${action}"]`);
-    if (control && !control.disabled) {
-      event.preventDefault();
-      control.click();
+    if (this.dialogAtKey || document.querySelector("dialog[open]")) return;
+    // A dialog just closed may keep the focus a moment: its fields are no text box to type in.
+    const typing = target instanceof HTMLElement && !target.closest("dialog") && target.closest("input, textarea, select, [contenteditable]");
+    if (typing) return;
+    if (ARROWS.has(event.key) && (target === document.body || target === document.documentElement)) {
+      this.board.press(event);
+      return;
+    }
+    const entry = ROOM_KEYS.find((each) => each.key === event.key.toLowerCase());
+    if (!entry) return;
+    event.preventDefault();
+    if (!event.repeat) this.useKey(entry);
+  }
+
+  /** Do what a key does, or say why not. */
+  useKey(entry) {
+    if (!this.mayUse(entry)) {
+      this.say(entry.others);
+      return;
+    }
+    const control = this.actions.querySelector(`[data-action="${entry.action}"]`);
+    if (control) {
+      if (control.disabled) this.say(this.notNow(entry.action));
+      else control.click();
+      return;
+    }
+    const run = { rules: () => this.openRules(), invite: () => this.invite(), leave: () => this.leave() }[entry.action];
+    run?.();
+  }
+
+  /** Why a key's button is off just now, for a person who may use it at other times. */
+  notNow(action) {
+    const status = this.view.status;
+    const over = "The game is over: N starts a new one.";
+    if (status === "waiting") return NOT_STARTED;
+    switch (action) {
+      case "possible":
+      case "best":
+      case "suggest":
+        return status === "finished" ? over : "Hints are for your own turn: wait for your move.";
+      case "undo":
+        return over;
+      case "load":
+      case "import":
+        return status === "finished" ? over : "A game is loaded at the start of a game, before anyone has moved.";
+      default:
+        return "Not just now.";
     }
   }
 
@@ -628,14 +1003,14 @@ export class RoomView {
       storeSound(!soundOn());
       soundButton.setAttribute("aria-pressed", String(soundOn()));
     }, { "data-action": "sound", "aria-pressed": String(soundOn()) });
-    return element(
+    const controls = element(
       "div",
       { class: "actions", role: "toolbar", "aria-label": "Room actions" },
-      button("Possible", () => this.hint("possible"), { "data-action": "possible", title: "P: every legal move" }),
-      button("Best", () => this.hint("best"), { "data-action": "best", title: "B: the original's Best move" }),
-      button("Suggest", () => this.suggest(), { "data-action": "suggest", title: "S: the strongest level's choice" }),
+      button("Possible", () => this.hint("possible"), { "data-action": "possible" }),
+      button("Best", () => this.hint("best"), { "data-action": "best" }),
+      button("Suggest", () => this.suggest(), { "data-action": "suggest" }),
       thinking,
-      button("Undo", () => this.undo(), { "data-action": "undo", title: "U: take back your last move" }),
+      button("Undo", () => this.undo(), { "data-action": "undo" }),
       button("New game", () => this.newGame(), { "data-action": "new-game" }),
       button("Save", () => this.files.save(), { "data-action": "save" }),
       button("Load", () => this.files.load(), { "data-action": "load" }),
@@ -644,12 +1019,25 @@ export class RoomView {
       button("Score card", () => this.files.scoreCard(), { "data-action": "score-card" }),
       button("Give up my seat", () => this.giveUp(), { "data-action": "give-up", title: "leave the room for good" }),
       soundButton,
+      button("Keys ?", () => this.showKeys(), { "data-action": "keys" }),
     );
+    for (const entry of ROOM_KEYS) {
+      const control = controls.querySelector(`[data-action="${entry.action}"]`);
+      if (!control) continue;
+      const key = entry.key === "?" ? "?" : entry.key.toUpperCase();
+      control.title = `${key}: ${entry.does}`;
+      control.setAttribute("aria-keyshortcuts", entry.key === "?" ? "Shift+?" : key);
+    }
+    return controls;
   }
 
   chatForm() {
     const input = element("input", { id: "chat", maxlength: 300, autocomplete: "off", "aria-label": "Chat" });
     const form = element("form", { class: "chat-form" }, input, element("button", { type: "submit" }, "Say"));
+    // Escape leaves the chat box, so that the room's keys work again.
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") input.blur();
+    });
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const text = input.value.trim();
@@ -688,8 +1076,12 @@ export class RoomView {
       "score-card": true,
       "give-up": this.yours().length > 0,
       sound: true,
+      keys: true,
     };
     for (const control of this.actions.querySelectorAll("button")) {
+      const entry = ROOM_KEYS.find((each) => each.action === control.dataset.action);
+      control.hidden = entry !== undefined && !this.mayUse(entry);
+      control.hidden ||= control.dataset.action === "give-up" && !allowed["give-up"];
       control.disabled = !allowed[control.dataset.action];
     }
   }

@@ -162,3 +162,101 @@ export function proposalQuestion(proposal) {
   const what = proposal.kind === "undo" ? "take back a move" : "start a new game";
   return `${title(proposal.by)} asks to ${what}. Agree?`;
 }
+
+/** Who holds a seat as a game file writes it (the server's `holder_text`): a name,
+ * `computer (easy)`, `computer (easy) for Ann`, or `open`. */
+export function holderText(holder) {
+  switch (holder?.kind) {
+    case "human":
+      return holder.name ?? "?";
+    case "bot":
+    case "standin": {
+      const playing = `computer (${holder.level})`;
+      return holder.name ? `${playing} for ${holder.name}` : playing;
+    }
+    default:
+      return "open";
+  }
+}
+
+/** A seat's holder as the move list names it: `Ann`, `computer, easy`, `computer for Ann`. */
+export function holderLabel(text) {
+  const computer = /^computer \(([^)]*)\)(?: for (.+))?$/.exec(text ?? "");
+  if (computer === null) return text ?? "";
+  return computer[2] ? `computer for ${computer[2]}` : `computer, ${computer[1]}`;
+}
+
+/** A seat and who held it: `Blue (Ann)`. */
+export function seatAndHolder(colour, holder) {
+  return holder ? `${title(colour)} (${holderLabel(holder)})` : title(colour);
+}
+
+/**
+ * Each move of a game file (`export_game`'s text) with the colour that made it and who held
+ * that seat then, and the seats passed over after it (the seats between it and the next
+ * mover, in seat order). `seats` is the game's colours in order. The passes after the last
+ * move are not in the file: they are the position's own `passed`.
+ */
+export function readGameFile(text, seats) {
+  const holders = {};
+  const tag = /^\[Seats\s+"((?:[^"\\]|\\.)*)"\]$/m.exec(text);
+  if (tag) {
+    const value = tag[1].replace(/\\(.)/g, "$1");
+    const starts = new RegExp(`(?:^|; )(${seats.join("|")}): `, "g");
+    const found = [...value.matchAll(starts)];
+    found.forEach((match, i) => {
+      const end = i + 1 < found.length ? found[i + 1].index : value.length;
+      holders[match[1]] = value.slice(match.index + match[0].length, end);
+    });
+  }
+  const played = [];
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    const change = /^\{\s*(\w+)\s*:\s*([^{}]*\S)\s*\}$/.exec(line);
+    if (change) {
+      holders[change[1].toLowerCase()] = change[2];
+      continue;
+    }
+    const move = /^(\d+)\.\s+(\w+)\s+(\S.*)$/.exec(line);
+    if (move) {
+      const seat = move[2].toLowerCase();
+      played.push({ move: move[3].trim(), seat, holder: holders[seat] ?? null, passed: [], holders: { ...holders } });
+    }
+  }
+  played.forEach((entry, i) => {
+    const next = played[i + 1];
+    if (next) entry.passed = skipped(seats, entry.seat, next.seat).map((seat) => ({ seat, holder: entry.holders[seat] ?? null }));
+  });
+  return played.map(({ move, seat, holder, passed }) => ({ move, seat, holder, passed }));
+}
+
+/** The seats strictly between `from` and `to`, going round in seat order: those passed over
+ * when `to` moves next after `from` (all the others when `from` moves again). */
+export function skipped(seats, from, to) {
+  const start = seats.indexOf(from);
+  if (start < 0 || !seats.includes(to)) return [];
+  const between = [];
+  for (let i = 1; i <= seats.length; i += 1) {
+    const seat = seats[(start + i) % seats.length];
+    if (seat === to) break;
+    between.push(seat);
+  }
+  return between;
+}
+
+/** How many people are in a room: "1 person", "3 people", "nobody here". */
+export function peopleText(count) {
+  if (count === 0) return "nobody here";
+  return count === 1 ? "1 person" : `${count} people`;
+}
+
+/** How long ago a Unix time (seconds) was, in words: "moved just now", "moved 3 min ago". */
+export function movedText(seconds, nowMs = Date.now()) {
+  const ago = Math.max(0, Math.floor(nowMs / 1000 - seconds));
+  if (ago < 60) return "moved just now";
+  const minutes = Math.floor(ago / 60);
+  if (minutes < 60) return `moved ${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `moved ${hours} h ago`;
+  return `moved ${Math.floor(hours / 24)} days ago`;
+}

@@ -477,7 +477,7 @@ def test_a_proposal_waits_for_a_deliberate_answer_and_the_log_follows_an_undo(
         player.click_square(player.view["state"]["legal_moves"][0])
         player.wait("room.view.version > arg", version)
     bob.wait("room.view.moves.length === 3")
-    assert bob.page.locator(".moves li").all_inner_texts() == bob.view["moves"]
+    assert bob.page.locator(".moves li.move .move-text").all_inner_texts() == bob.view["moves"]
     bob.page.click("#chat")
     bob.page.keyboard.type("hello")
     ann.page.click("[data-action=undo]")
@@ -495,7 +495,10 @@ def test_a_proposal_waits_for_a_deliberate_answer_and_the_log_follows_an_undo(
     ann.wait("room.view.moves.length === 2")
     for player in (ann, bob):
         player.wait("room.view.moves.length === 2")
-        assert player.page.locator(".moves li").all_inner_texts() == player.view["moves"]
+        assert (
+            player.page.locator(".moves li.move .move-text").all_inner_texts()
+            == player.view["moves"]
+        )
 
 
 def test_one_create_makes_one_room_and_a_lobby_opened_while_reconnecting_has_every_game(

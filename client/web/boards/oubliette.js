@@ -245,14 +245,43 @@ export class OublietteBoard {
   /**
    * The cells of each move's line and the cells its pieces move to: for an in-line move the
    * line and the cell ahead of it, for a broadside both rows.
+   *
+   * For `possible` (every legal move, too many to mark whole) the pieces that can move;
+   * once pieces are picked, the pieces that would lengthen their line into one that can move
+   * and the cells a click on moves the line to (next to the piece picked last, as `pick`
+   * takes a move).
    */
-  hintSquares(moves) {
+  hintSquares(moves, picked = [], kind = null) {
+    if (kind === "possible") return this.#movable(moves, picked);
     const squares = new Set();
     for (const text of moves) {
       const parsed = parseMove(text);
       if (parsed === null) continue;
       for (const cell of parsed.line) squares.add(cell);
       for (const cell of destinations(parsed.line, parsed.direction)) squares.add(cell);
+    }
+    return squares;
+  }
+
+  #movable(moves, picked) {
+    const squares = new Set();
+    const parsed = moves.map(parseMove).filter((found) => found !== null);
+    if (picked.length === 0) {
+      for (const { line } of parsed) for (const cell of line) squares.add(cell);
+      return squares;
+    }
+    const chosen = new Set(picked);
+    const last = picked.at(-1);
+    for (const { line, direction } of parsed) {
+      if (!picked.every((cell) => line.includes(cell))) continue;
+      if (line.length === chosen.size) {
+        const target = neighbour(last, direction);
+        if (target !== null && !chosen.has(target)) squares.add(target);
+        continue;
+      }
+      for (const cell of line) {
+        if (!chosen.has(cell) && asLine([...picked, cell]).length > 0) squares.add(cell);
+      }
     }
     return squares;
   }

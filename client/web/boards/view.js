@@ -6,12 +6,14 @@
  *
  *   title, shape, aspect, cells, layout(width, height), draw(ctx, marks, t),
  *   cellAt(x, y), cellCentre(name), step(from, key), pick(picked, square),
- *   hintSquares(moves), legend(), describe(name), animateFrom(previous)
+ *   hintSquares(moves, picked, kind), legend(), describe(name), animateFrom(previous)
  *
  * Positions are CSS pixels of the canvas; `marks` holds hints (a Set), picked, cursor,
  * showCursor and ink (the container's text colour, for labels); `t` is the animation's
  * progress, 1 at rest; legend() gives lines, each a list of strings and { swatch, text }
- * notes about a seat.
+ * notes about a seat. hintSquares' `kind` is the hint asked for: `possible` lets a board
+ * whose moves are several clicks (Oubliette) mark the pieces that can move, then, for the
+ * pieces picked, where they can go; without it every square of every move is marked.
  *
  * The view holds no rules: the server decides what is legal, and the view never changes
  * the position itself. It shows observations and reports finished moves through onMove.
@@ -83,6 +85,7 @@ export class BoardView {
   #onMove;
   #board = null;
   #hints = [];
+  #hintKind = null;
   #hintSet = new Set();
   #picked = [];
   #cursor = null;
@@ -152,10 +155,11 @@ export class BoardView {
     if (!same) this.#cursor = null;
     if (previous === null || previous.observation.position !== observation.position) {
       this.#hints = [];
+      this.#hintKind = null;
     }
     this.#board = board;
     this.#picked = [];
-    this.#hintSet = board.hintSquares(this.#hints);
+    this.#hintSet = board.hintSquares(this.#hints, this.#picked, this.#hintKind);
     this.#animation = duration > 0 ? { start: performance.now(), duration } : null;
     this.#renderLegend();
     this.#describe();
@@ -178,18 +182,38 @@ export class BoardView {
     }
   }
 
-  /** Highlight the squares of these move texts; [] clears. */
-  setHints(moves) {
+  /** Highlight the squares of these move texts; [] clears. `kind` is the hint asked for
+   * (`possible`, `best`), which a board may mark in its own way. */
+  setHints(moves, { kind = null } = {}) {
     this.#hints = [...moves];
-    this.#hintSet = this.#board === null ? new Set() : this.#board.hintSquares(this.#hints);
+    this.#hintKind = this.#hints.length > 0 ? kind : null;
+    this.#markHints();
     this.#draw();
+  }
+
+  /** The squares marked as hints now, in no order (a test hook, and for the label). */
+  get hinted() {
+    return [...this.#hintSet];
   }
 
   /** Forget the squares picked towards a move. */
   clearPick() {
     this.#picked = [];
+    this.#markHints();
     this.#describe();
     this.#draw();
+  }
+
+  #markHints() {
+    const board = this.#board;
+    this.#hintSet = board === null ? new Set() : board.hintSquares(this.#hints, this.#picked, this.#hintKind);
+  }
+
+  /** Take a key pressed elsewhere on the page (an arrow with nothing focused) as if pressed on
+   * the board, which takes the focus. */
+  press(event) {
+    this.#canvas.focus();
+    this.#key(event);
   }
 
   /** Give the board keyboard focus. */
@@ -371,6 +395,7 @@ export class BoardView {
     }
     const result = this.#board.pick(this.#picked, square);
     this.#picked = result.picked;
+    this.#markHints();
     this.#cursor = square;
     this.#describe();
     this.#draw();
