@@ -10,19 +10,13 @@ from string import ascii_lowercase
 from rich.style import Style
 from rich.text import Text
 
+from ..colours import SEAT_RGB, piece_style
 from .base import Board, Cell, Marks, Observation, Pick
 
 SQUARE_WIDTH = 3
 
-SEAT_STYLES = {
-    "blue": Style.parse("bold bright_white on blue"),
-    "red": Style.parse("bold bright_white on red"),
-    "green": Style.parse("bold black on green"),
-    "black": Style.parse("bold bright_white on black"),
-    "white": Style.parse("bold black on bright_white"),
-    "grey": Style.parse("bold black on grey70"),
-}
-"""A seat's piece: its letter on the seat's colour."""
+SEAT_STYLES = {seat: piece_style(seat) for seat in SEAT_RGB}
+"""A seat's piece: its letter on the seat's colour, in RGB (see client/colours.py)."""
 UNKNOWN_SEAT = Style.parse("bold reverse")
 
 LABEL = Style.parse("dim")

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from parlour.rules import hexgrid
 
+from ..colours import ink_style
 from .base import Board, Cell, Marks, Observation, Pick, Step
 from .flank import LABEL
 
@@ -35,7 +36,6 @@ EMPTY = "·"
 HOLE = "◌"
 BLOCK = "■"
 
-SEAT_COLOURS = {"green": "bright_green", "red": "bright_red"}
 EMPTY_STYLE = Style(color="grey50")
 HOLE_STYLE = Style(color="grey50", bold=True)
 BLOCK_STYLE = Style(color="grey70")
@@ -254,7 +254,7 @@ class OublietteBoard(Board):
         seat = self._seat_of.get(name)
         if seat is not None:
             char = PICKED_PIECE if name in marks.picked else PIECE
-            return char, Style(color=SEAT_COLOURS.get(seat, "default"), bold=True)
+            return char, ink_style(seat)
         if name in self._holes:
             return HOLE, HOLE_STYLE
         if name in self._blocks:
@@ -281,8 +281,7 @@ class OublietteBoard(Board):
         observation = self.observation
         seats = Text()
         for seat in observation["seats"]:
-            colour = SEAT_COLOURS.get(seat, "default")
-            seats.append(f"{PIECE} ", Style(color=colour, bold=True))
+            seats.append(f"{PIECE} ", ink_style(seat))
             ejected = observation["ejected"].get(seat, 0)
             seats.append(f"{seat} ejected {ejected} of {observation['win']}   ")
         seats.rstrip()
