@@ -41,6 +41,7 @@ class ErrorCode(StrEnum):
     NO_SUCH_SAVE = "no_such_save"
     BAD_SAVE = "bad_save"
     RATE_LIMITED = "rate_limited"
+    TOO_MANY_GUESSES = "too_many_guesses"
     TOO_MANY_ROOMS = "too_many_rooms"
     SERVER_FULL = "server_full"
     UNAVAILABLE = "unavailable"

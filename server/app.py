@@ -34,6 +34,7 @@ from parlour.protocol import messages as m
 from parlour.protocol.session import FLOOD_CLOSE_AFTER
 from parlour.protocol.wire import Frame
 
+from .addresses import TRUSTED_PROXIES, Network, client_address, networks
 from .answers import Outbox
 from .archive import ArchiveAsk, RemoteArchive, answer_remotely
 from .lobby import BotTurn, Limits, Lobby, SuggestionAsked
@@ -81,6 +82,9 @@ class ServerConfig:
     lease_seconds: float = 3.0
     """How long a cluster node holds its rooms without renewing: how soon another node
     takes them when it is lost."""
+    trusted_proxies: tuple[str, ...] = TRUSTED_PROXIES
+    """Networks of the proxies (balancers) whose `X-Forwarded-For` names the client, whose
+    address the guessing limit counts by; from any other peer the peer is the client."""
 
 
 def select_subprotocol(
@@ -101,6 +105,7 @@ class ParlourServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.lobby = Lobby(clock=time.monotonic, limits=config.limits)
+        self.trusted: tuple[Network, ...] = networks(config.trusted_proxies)
         self.metrics = Metrics()
         self.site = WebSite()
         self.connections: dict[ConnId, tuple[ServerConnection, ServerSession]] = {}
@@ -165,7 +170,7 @@ class ParlourServer:
             try:
                 if stored.record is None:
                     raise RecordError(stored.problem or "no record")
-                rooms.append(restore_room(stored.record, now))
+                rooms.append(restore_room(stored.record, now, self.lobby.wall()))
             except RecordError as error:
                 log.error("room %s not restored: %s", stored.room_id, error)
                 self.metrics.rooms_not_restored.inc()
@@ -252,6 +257,7 @@ class ParlourServer:
             codec_for(websocket.subprotocol), flood_close_after=self.config.flood_close_after
         )
         self.connections[conn] = (websocket, session)
+        self.lobby.connect(conn, self._address_of(websocket))
         self.metrics.connections.inc()
         try:
             async for frame in websocket:
@@ -268,6 +274,15 @@ class ParlourServer:
 
     def _new_conn_id(self) -> ConnId:
         return next(self._ids)
+
+    def _address_of(self, websocket: ServerConnection) -> str:
+        """The client's address: the peer's, or the one a trusted balancer passed on."""
+        peer = websocket.remote_address
+        host = peer[0] if isinstance(peer, tuple) and peer else None
+        forwarded = (
+            websocket.request.headers.get_all("X-Forwarded-For") if websocket.request else []
+        )
+        return client_address(host, forwarded, self.trusted)
 
     def _disconnected(self, conn: ConnId) -> None:
         """A connection closed: its rooms are told."""

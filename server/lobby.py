@@ -6,6 +6,7 @@ feeds it requests, disconnects, clock ticks and bots' moves, and sends what it r
 """
 
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -14,12 +15,14 @@ from parlour import __version__
 from parlour.bots import default_level, levels_for
 from parlour.protocol import ErrorCode, ProtocolError
 from parlour.protocol import messages as m
+from parlour.protocol.codes import new_code, room_key
 from parlour.protocol.messages import COIN_SIDES
 from parlour.rules import GAMES, Game, IllegalMoveError, MalformedMoveError, RulesError, State
 from parlour.rules.dealing import MAX_BOARD_NUMBER
 
 from .answers import Outbox, refuse, running
 from .archive import Archive, ArchiveAsk
+from .guesses import GUESS_LIMIT, GUESS_WINDOW, GuessLimit
 from .keeping import Keeping
 from .room import ConnId, Holder, LeftSeats, Room, Seat, Status
 from .scores import Result, result_of
@@ -27,10 +30,13 @@ from .scores import Result, result_of
 MAX_ROOMS: Final = 1000
 MAX_HOSTED: Final = 3
 IDLE_CLOSE: Final = 600.0
+UNLIST_AFTER: Final = 300.0
 ROOM_ID_BYTES: Final = 6
+ROOM_ID_LENGTH: Final = 8
+"""Characters in a room's id: `ROOM_ID_BYTES` as URL-safe base 64. A longer ref is a code."""
 PROPOSAL_SECONDS: Final = 30.0
 SECRET_BYTES: Final = 16
-"""128 bits for seat tokens and private room codes."""
+"""128 bits for seat and host tokens."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +88,15 @@ class Limits:
     max_rooms: int = MAX_ROOMS
     max_hosted: int = MAX_HOSTED
     idle_close: float = IDLE_CLOSE
+    """How long a room nobody is connected to lives: then it closes, and its tokens and
+    code stop working."""
+    unlist_after: float = UNLIST_AFTER
+    """How long a public room nobody is connected to stays in the lobby's list: then a
+    finished one closes, and one not finished is kept for its people, unlisted."""
+    guesses: int = GUESS_LIMIT
+    guess_window: float = GUESS_WINDOW
+    """An address that names `guesses` rooms that are not there within `guess_window`
+    seconds is refused look-ups by code until the window passes."""
     proposal_seconds: float = PROPOSAL_SECONDS
     """How long the others have to agree to an undo or new game; silence declines."""
 
@@ -93,6 +108,10 @@ class Lobby(Keeping):
     clock: Callable[[], float]
     limits: Limits = field(default_factory=Limits)
     secret: Callable[[int], str] = secrets.token_urlsafe
+    room_code: Callable[[], str] = new_code
+    """A new private room's code (`parlour.protocol.codes`)."""
+    wall: Callable[[], float] = time.time
+    """Unix time, for what the lobby shows of when (`moved_at`); `clock` times the rest."""
     coin: Callable[[], str] = field(default=lambda: secrets.choice(COIN_SIDES))
     """How a coin lands: `heads` or `tails`."""
     rooms: dict[str, Room] = field(default_factory=dict)
@@ -117,6 +136,12 @@ class Lobby(Keeping):
     """Connections with a suggestion being searched: one each at a time."""
     _reseated: set[tuple[str, str]] = field(default_factory=set, repr=False)
     """Seats (room, colour) changed since `seats_changed` last looked."""
+    addresses: dict[ConnId, str] = field(default_factory=dict)
+    """The client address of each connection of this server, for the guessing limit."""
+    guessing: GuessLimit = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.guessing = GuessLimit(self.clock, self.limits.guesses, self.limits.guess_window)
 
     @property
     def proposal_seconds(self) -> float:
@@ -195,9 +220,14 @@ class Lobby(Keeping):
         )
         return [(conn, welcome)]
 
+    def connect(self, conn: ConnId, address: str) -> None:
+        """A connection of this server opened, from the client address `address`."""
+        self.addresses[conn] = address
+
     def disconnect(self, conn: ConnId) -> Outbox:
         """A connection is gone: its seats wait for their tokens, its rooms are told."""
         self.names.pop(conn, None)
+        self.addresses.pop(conn, None)
         self.suggesting.discard(conn)
         outbox: Outbox = []
         for room_id in sorted(self.entered.pop(conn, ())):
@@ -208,9 +238,14 @@ class Lobby(Keeping):
         return outbox
 
     def _enter(self, room: Room, conn: ConnId) -> None:
-        """`conn` has come into `room` (as a seat, spectator or host): the room is not empty."""
+        """`conn` has come into `room` (as a seat, spectator or host): the room is not empty,
+        is listed again if it is public, and its bots play on."""
         self.entered.setdefault(conn, set()).add(room.id)
-        room.empty_since = None
+        if room.empty_since is not None:
+            room.empty_since = None
+            self._changed.add(room.id)
+        room.dormant = False
+        self._unsaved.add(room.id)
 
     def _drop(self, room: Room, conn: ConnId) -> None:
         for seat in room.owned_by(conn):
@@ -227,11 +262,7 @@ class Lobby(Keeping):
     # The lobby.
 
     def _list_rooms(self, conn: ConnId, message: m.ListRooms) -> Outbox:
-        listed = [
-            room.summary()
-            for room in self.rooms.values()
-            if room.public and room.status is not Status.FINISHED
-        ]
+        listed = [room.summary() for room in self.rooms.values() if room.listed]
         return [(conn, m.Rooms(id=message.id, rooms=listed))]
 
     def _create_room(self, conn: ConnId, message: m.CreateRoom) -> Outbox:
@@ -252,7 +283,7 @@ class Lobby(Keeping):
         board, options, initial = self._start_of(game, message)
         room = Room(
             id=self._new_room_id(),
-            code=None if message.public else self.secret(SECRET_BYTES),
+            code=None if message.public else self._new_code(),
             game=game,
             options=options,
             board=board,
@@ -266,6 +297,7 @@ class Lobby(Keeping):
             seats=[Seat(colour) for colour in game.seats],
             position=message.position,
             left_seats=LeftSeats(message.left_seats),
+            moved_at=int(self.wall()),
         )
         self._register(room)
         self._unsaved.add(room.id)
@@ -356,14 +388,57 @@ class Lobby(Keeping):
             if room_id not in self.rooms:
                 return room_id
 
+    def _new_code(self) -> str:
+        while True:
+            code = self.room_code()
+            if code not in self.codes:
+                return code
+
+    def named(self, ref: str) -> Room | None:
+        """The room `ref` names, by its id or its code as typed, whoever may see it."""
+        return self.rooms.get(ref) or self.codes.get(room_key(ref))
+
     def _find(self, conn: ConnId, ref: str) -> Room:
-        """A private room by its code, a public one or one `conn` is in by its id."""
-        room = self.codes.get(ref) or self.rooms.get(ref)
-        if room is None or (
-            room.code != ref and not room.public and conn not in room.connections()
-        ):
-            raise refuse(ErrorCode.NO_SUCH_ROOM, "there is no room with that id or code")
+        """A public room or one `conn` is in by its id, or a private room by its code.
+
+        A code that names no room counts against the asker's address; an address past the
+        guessing limit is refused every code but those of rooms it is in, whether the room
+        is there or not, so the answer tells a guess nothing.
+        """
+        room = self.rooms.get(ref)
+        if room is not None and (room.public or conn in room.connections()):
+            return room
+        if len(ref) <= ROOM_ID_LENGTH:
+            raise self._no_such_room()
+        room = self.codes.get(room_key(ref))
+        if room is not None and conn in room.connections():
+            return room
+        address = self.addresses.get(conn)
+        if address is not None and self.guessing.limited(address):
+            raise self.too_many_guesses()
+        if room is None:
+            if address is not None:
+                self.guessing.missed(address)
+            raise self._no_such_room()
         return room
+
+    def limited(self, conn: ConnId) -> bool:
+        """Whether `conn`'s address is past the guessing limit."""
+        address = self.addresses.get(conn)
+        return address is not None and self.guessing.limited(address)
+
+    @staticmethod
+    def _no_such_room() -> ProtocolError:
+        return refuse(ErrorCode.NO_SUCH_ROOM, "there is no room with that id or code")
+
+    def too_many_guesses(self) -> ProtocolError:
+        """The refusal of a code to an address past the guessing limit."""
+        minutes = round(self.limits.guess_window / 60)
+        return refuse(
+            ErrorCode.TOO_MANY_GUESSES,
+            f"{self.limits.guesses} room codes from your address named no room within"
+            f" {minutes} minutes: try a code again later",
+        )
 
     def _joined(
         self, room: Room, conn: ConnId, request: str | int | None, token: str, seat: Seat | None
@@ -659,6 +734,7 @@ class Lobby(Keeping):
         room.version += 1
         room.moves.append(played)
         room.undone = 0
+        room.moved_at = int(self.wall())
         if after.is_over:
             room.status = Status.FINISHED
             self._results.append(result_of(room))
@@ -769,13 +845,23 @@ class Lobby(Keeping):
     # Time and bots.
 
     def tick(self) -> Outbox:
-        """Hand long-dropped seats to stand-in bots and close rooms nobody is in."""
+        """Hand long-dropped seats to stand-in bots, take public rooms nobody has been in
+        for a while out of the list, and close rooms nobody has been in for longer."""
         now = self.clock()
         outbox: Outbox = []
         for room in list(self.rooms.values()):
-            if room.empty_since is not None and now - room.empty_since >= self.limits.idle_close:
-                self._close(room)
-                continue
+            if room.empty_since is not None:
+                empty = now - room.empty_since
+                if empty >= self.limits.idle_close or (
+                    empty >= self.limits.unlist_after
+                    and room.public
+                    and room.status is Status.FINISHED
+                ):
+                    self._close(room)
+                    continue
+                if empty >= self.limits.unlist_after and room.public and not room.dormant:
+                    room.dormant = True
+                    self._unsaved.add(room.id)
             if room.proposal is not None and now >= room.proposal.expires_at:
                 outbox += self._end_proposal(room, "expired", None)
             if room.status is Status.PLAYING:
@@ -807,7 +893,11 @@ class Lobby(Keeping):
         self._closed.add(room.id)
 
     def bot_turns(self) -> list[BotTurn]:
-        """Every room changed since the last call where a bot or stand-in is now to move."""
+        """Every room changed since the last call where a bot or stand-in is now to move.
+
+        Bots wait in a room nobody is connected to, for nobody would see them play; they
+        play on when someone comes in.
+        """
         turns = []
         now = self.clock()
         changed, self._changed = self._changed, set()
@@ -815,7 +905,7 @@ class Lobby(Keeping):
             room = self.rooms.get(room_id)
             if room is None or room.status is not Status.PLAYING or room.state is None:
                 continue
-            if room.proposal is not None:
+            if room.proposal is not None or not room.connections():
                 continue
             seat = room.seats[room.state.to_move]
             if seat.plays_as_bot:

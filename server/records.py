@@ -40,6 +40,8 @@ def room_record(room: Room) -> dict[str, Any]:
         "undone": room.undone,
         "stood_in": sorted(room.stood_in),
         "left_seats": room.left_seats.value,
+        "moved_at": room.moved_at,
+        "dormant": room.dormant,
         "changed_hands": sorted(room.changed_hands),
         "seats_at_start": room.seats_at_start,
         "first_by_coin": room.first_by_coin,
@@ -58,18 +60,22 @@ def room_record(room: Room) -> dict[str, Any]:
     }
 
 
-def restore_room(record: dict[str, Any], now: float) -> Room:
+def restore_room(record: dict[str, Any], now: float, wall: float = 0.0) -> Room:
     """The room a record describes, its moves replayed by the rules; RecordError if the
-    record is damaged or no longer plays (a move the rules refuse)."""
+    record is damaged or no longer plays (a move the rules refuse).
+
+    `now` is the lobby's clock; `wall` the Unix time, taken for the last move of a room
+    stored before its time was kept.
+    """
     try:
-        return _restore(record, now)
+        return _restore(record, now, wall)
     except RecordError:
         raise
     except (KeyError, TypeError, ValueError, RulesError) as error:
         raise RecordError(f"room {record.get('id')!r}: {type(error).__name__}: {error}") from None
 
 
-def _restore(record: dict[str, Any], now: float) -> Room:
+def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
     if record.get("record") != RECORD_VERSION:
         raise RecordError(f"room {record.get('id')!r}: unknown record version")
     game = GAMES[record["game"]]
@@ -124,6 +130,8 @@ def _restore(record: dict[str, Any], now: float) -> Room:
         ],
         undone=int(record.get("undone", 0)),
         empty_since=now,
+        dormant=bool(record.get("dormant", False)),
+        moved_at=int(record.get("moved_at", wall)),
     )
 
 

@@ -186,6 +186,12 @@ class Room:
     first_by_coin: bool = False
     """Whether the first player was left to the coin, whose toss named it in `options`."""
     empty_since: float | None = None
+    """Since when nobody has been connected to the room, on the lobby's clock."""
+    dormant: bool = False
+    """A public room nobody has been connected to for a while: out of the lobby's list,
+    kept for its people to come back to."""
+    moved_at: int = 0
+    """When the last move was made, or the room created before any, in Unix seconds."""
     _observed: tuple[State[Any] | None, dict[int | None, dict[str, Any]]] = field(
         default_factory=lambda: (None, {}), repr=False, compare=False
     )
@@ -248,6 +254,11 @@ class Room:
             members.add(self.host_conn)
         return members
 
+    @property
+    def listed(self) -> bool:
+        """Whether the lobby lists the room: public, not finished, and not left dormant."""
+        return self.public and self.status is not Status.FINISHED and not self.dormant
+
     def summary(self) -> dict[str, Any]:
         """The room as the lobby lists it (protocol.md, 2.2)."""
         return {
@@ -261,6 +272,8 @@ class Room:
             "host": self.host_name,
             "bot_think_ms": self.bot_think_ms,
             "left_seats": self.left_seats.value,
+            "people": len(self.connections()),
+            "moved_at": self.moved_at,
         }
 
     def view(self, conn: ConnId | None) -> dict[str, Any]:

@@ -25,13 +25,15 @@ from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
 from parlour.protocol import messages as m
+from parlour.protocol.codes import room_key
 from parlour.protocol.wire import Message as Wire
 
 from ..answers import Outbox
 from ..app import ParlourServer, ServerConfig
+from ..lobby import ROOM_ID_LENGTH
 from ..metrics import Metrics
 from ..records import room_record
-from ..room import ConnId, Room, Status
+from ..room import ConnId, Room
 from ..scores import Result
 from ..workers import BotWorkers, Thinkers
 from . import envelopes as env
@@ -184,7 +186,12 @@ class ClusterNode(Takeover, ParlourServer):
         if not isinstance(ref, str):
             super()._handle(conn, message)
             return
-        room = self.refs.get(ref, ref)
+        key = room_key(ref)
+        room = self.refs.get(key, key)
+        if self._guessing(conn, ref, room):
+            refused = m.Error.from_exception(self.lobby.too_many_guesses(), message.id)
+            self._deliver([(conn, refused)])
+            return
         if isinstance(message, m.Leave):
             self.members.left(conn, room)
         owner = self.owners.get(room)
@@ -194,7 +201,17 @@ class ClusterNode(Takeover, ParlourServer):
             self._hand_to(conn, message, room, owner)
         else:
             self._behind[conn] = []
-            self._spawn(self._find_then_go_on(conn, message, ref))
+            self._spawn(self._find_then_go_on(conn, message, key))
+
+    def _guessing(self, conn: ConnId, ref: str, room: str) -> bool:
+        """Whether a request names a room by a code its connection, past the guessing
+        limit, may not try: any room it is not in. Refused here, before Redis is asked,
+        so that neither the answer nor its time tells whether the room is there."""
+        return (
+            len(ref) > ROOM_ID_LENGTH
+            and self.lobby.limited(conn)
+            and self.members.held(conn, room) is None
+        )
 
     async def _find_then_go_on(self, conn: ConnId, message: m.ClientMessage, ref: str) -> None:
         try:
@@ -335,7 +352,7 @@ class ClusterNode(Takeover, ParlourServer):
 
     def _owned(self, ref: str) -> Room | None:
         """The room `ref` names, if this node owns it."""
-        room = self.lobby.codes.get(ref) or self.lobby.rooms.get(ref)
+        room = self.lobby.named(ref)
         if room is None or room.id not in self.fences:
             return None
         return room
@@ -439,8 +456,7 @@ class ClusterNode(Takeover, ParlourServer):
         moves change nothing the lobby shows), its code only when the room is new."""
         fence = self.fences.get(room.id, NEW_ROOM)
         record = json.dumps(room_record(room), separators=(",", ":"))
-        listed = room.public and room.status is not Status.FINISHED
-        summary = json.dumps(room.summary(), separators=(",", ":")) if listed else None
+        summary = json.dumps(room.summary(), separators=(",", ":")) if room.listed else None
         if room.id in self._listed and self._listed[room.id] == summary:
             summary = KEEP
         else:

@@ -70,7 +70,7 @@ class Takeover:
         now = time.monotonic()
         for found in claimed:
             try:
-                room = restore_room(found.record, now)
+                room = restore_room(found.record, now, self.lobby.wall())
             except RecordError as error:
                 log.error("room %s not taken over: %s", found.room, error)
                 self.broken.add(found.room)

@@ -27,11 +27,18 @@ class Client:
         self._ids = itertools.count(1)
 
     @classmethod
-    async def open(cls, port: int, name: str, subprotocol: str = "parlour.v1.msgpack") -> Self:
+    async def open(
+        cls,
+        port: int,
+        name: str,
+        subprotocol: str = "parlour.v1.msgpack",
+        headers: dict[str, str] | None = None,
+    ) -> Self:
         websocket = await connect(
             f"ws://127.0.0.1:{port}/ws",
             subprotocols=[Subprotocol(subprotocol)],
             open_timeout=TIMEOUT,
+            additional_headers=headers,
         )
         client = cls(websocket, subprotocol)
         welcome = await client.request(m.Hello(version=1, name=name))
