@@ -23,8 +23,24 @@ from parlour.protocol import messages as m
 from parlour.protocol.messages import MAX_CHAT
 
 from .cards import ScoreCardScreen
-from .connection import Connection, ConnectionLostError, Dropped, Event, Reconnected, RefusedError
-from .dialogs import CoinScreen, InitialsScreen, ProposalScreen, QuitScreen, SeatScreen
+from .connection import (
+    Connection,
+    ConnectionLostError,
+    Dropped,
+    Event,
+    Reconnected,
+    RefusedError,
+    room_link,
+)
+from .dialogs import (
+    CoinScreen,
+    ConfirmScreen,
+    InitialsScreen,
+    KeysScreen,
+    ProposalScreen,
+    QuitScreen,
+    SeatScreen,
+)
 from .files import ImportScreen, LoadScreen, SaveScreen, export_path
 from .lobby import LobbyScreen
 from .room import (
@@ -64,33 +80,46 @@ class RoomScreen(Screen[None]):
     """One room: board, seats, thoughts, what happened, and whose turn it is."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("p", "hint('possible')", "Possible"),
-        Binding("b", "hint('best')", "Best"),
-        Binding("s", "suggest", "Suggest"),
-        Binding("t", "thinking", "Thinking"),
-        Binding("u", "undo", "Undo"),
-        Binding("n", "new_game", "New"),
-        Binding("v", "save", "Save"),
-        Binding("l", "load", "Load"),
-        Binding("e", "export", "Export"),
-        Binding("i", "import_file", "Import"),
-        Binding("c", "score_card", "Card"),
-        Binding("r", "rules", "Rules"),
-        Binding("m", "sound", "Sound"),
-        Binding("q", "leave", "Quit"),
+        Binding(
+            "P",
+            "hint('possible')",
+            "Possible",
+            tooltip="the moves you may play, marked on the board",
+        ),
+        Binding("B", "hint('best')", "Best", tooltip="the move that takes the most now, marked"),
+        Binding(
+            "S", "suggest", "Suggest", tooltip="the strongest computer player suggests a move"
+        ),
+        Binding("T", "thinking", "Thinking", tooltip="show or hide the computer's thinking"),
+        Binding("U", "undo", "Undo", tooltip="take back your last move (others are asked)"),
+        Binding("N", "new_game", "New", tooltip="a new game (others are asked)"),
+        Binding("V", "save", "Save", tooltip="save the game on the server"),
+        Binding("L", "load", "Load", tooltip="load a saved game"),
+        Binding("E", "export", "Export", tooltip="write the game to a file here"),
+        Binding("I", "import_file", "Import", tooltip="play on from a game file"),
+        Binding("C", "score_card", "Card", tooltip="the score card"),
+        Binding("R", "rules", "Rules", tooltip="how to play this game"),
+        Binding("J", "invite", "Join info", tooltip="how friends join: the command and the link"),
+        Binding("M", "sound", "Sound", tooltip="the bell on or off"),
+        Binding("Q", "leave", "Quit", tooltip="leave the room (asks first)"),
+        Binding("question_mark", "keys", "Keys", tooltip="this list of keys"),
+        Binding("escape", "board", "Board", show=False),
     ]
+    """Commands are capital letters, so that text typed on the board goes to the chat."""
+    SEATED_ONLY: ClassVar[frozenset[str]] = frozenset(
+        {"hint", "suggest", "undo", "new_game", "load", "import_file"}
+    )
+    """What only a seated person may ask, so not offered to watchers."""
 
-    def __init__(
-        self, connection: Connection, room: RoomModel, invite: str = "", *, start: bool = False
-    ) -> None:
+    def __init__(self, connection: Connection, room: RoomModel, *, start: bool = False) -> None:
         super().__init__()
         self.connection = connection
         self.room = room
         self.start_now = start
         """Start the game as the screen comes up (`parlour play`), calling the coin first."""
-        self.invite = invite
-        """The command friends join with, shown to the host."""
         self.show_thinking = False
+        self.show_invite = False
+        """Whether J asked for the join command once the game has started."""
         self.flash = ""
         """A message about the player's own last action (an error, a reconnection)."""
         self.composed = False
@@ -118,7 +147,10 @@ class RoomScreen(Screen[None]):
                 yield Static("", id="thoughts")
                 yield RichLog(id="log", max_lines=200, wrap=True)
                 yield Input(
-                    placeholder="Say something (Enter sends)", id="chat", max_length=MAX_CHAT
+                    placeholder="Say something (Enter sends)",
+                    id="chat",
+                    max_length=MAX_CHAT,
+                    select_on_focus=False,
                 )
         yield Static("", id="status")
         yield Footer()
@@ -134,8 +166,15 @@ class RoomScreen(Screen[None]):
         self.query_one(BoardView).focus()
         if self.room.my_turn:
             self.app.bell()
-        if self.invite:
-            self.query_one("#invite", Label).update(f"Friends join with:\n{self.invite}")
+        self.query_one("#invite", Label).update(self.invite_words())
+
+    def invite_words(self) -> str:
+        """How friends come into this room: the command, and the page's link."""
+        url, ref = self.connection.url, self.room.ref
+        return (
+            f"Friends join with:\nparlour join {ref} --server {url}\n"
+            f"or in a browser at:\n{room_link(url, ref)}"
+        )
 
     def redraw(self, *, board: bool) -> None:
         """Show the room as it now is; before the screen is up, mounting will."""
@@ -155,6 +194,15 @@ class RoomScreen(Screen[None]):
             thoughts.update("")
         status = room.status_line()
         self.query_one("#status", Static).update(f"{self.flash or room.news}\n{status}")
+        self.query_one("#invite", Label).display = room.status == "waiting" or self.show_invite
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Watchers are not offered what only a seated person may ask (the host may still
+        load a game)."""
+        if action not in self.SEATED_ONLY or self.room.playing:
+            return True
+        return self.room.host and action in ("load", "import_file")
 
     def take(self, event: Event) -> None:
         """A message or connection event from the app's reader."""
@@ -188,8 +236,34 @@ class RoomScreen(Screen[None]):
         self.redraw(board=moved or isinstance(event, m.RoomView))
         if self.room.my_turn and not was_my_turn:
             self.app.bell()
+            self._board_to_the_fore()
         if was_playing and self.room.status == "finished":
             self._ask_initials()
+
+    def _board_to_the_fore(self) -> None:
+        """The board takes the keys for this seat's turn, unless a chat line is being
+        written."""
+        if self.composed and not self.query_one("#chat", Input).value:
+            self.query_one(BoardView).focus()
+
+    def on_board_view_typed(self, event: BoardView.Typed) -> None:
+        """Text typed on the board belongs to the chat line."""
+        chat = self.query_one("#chat", Input)
+        chat.focus()
+        chat.insert_text_at_cursor(event.text)
+
+    def action_chat(self) -> None:
+        self.query_one("#chat", Input).focus()
+
+    def action_board(self) -> None:
+        self.query_one(BoardView).focus()
+
+    def action_invite(self) -> None:
+        self.show_invite = not self.show_invite
+        self.redraw(board=False)
+
+    def action_keys(self) -> None:
+        self.app.push_screen(KeysScreen(self.active_bindings))
 
     def _ask_initials(self) -> None:
         """If a person at this screen just made the best score on this board's card, ask
@@ -433,12 +507,21 @@ class RoomScreen(Screen[None]):
         self._request(m.Undo(room=self.room.ref), lambda _: None)
 
     def action_new_game(self) -> None:
+        """A new game; one in play is ended only once the player says so."""
         room = self.room
 
         def again(call: str | None) -> None:
             self._request(m.NewGame(room=room.ref, call=call), lambda _: None)
 
-        self._with_call(again)
+        def confirmed(sure: bool | None) -> None:
+            if sure:
+                self._with_call(again)
+
+        if room.status == "playing":
+            words = "Start a new game? The game in play ends (people at other screens are asked)."
+            self.app.push_screen(ConfirmScreen(words, "New game"), confirmed)
+        else:
+            self._with_call(again)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
@@ -519,6 +602,11 @@ class RoomScreen(Screen[None]):
 class ParlourApp(App[None]):
     """The client: a room to play in, or the lobby to find one."""
 
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit_asking", "Quit", show=False, priority=True),
+    ]
+    ENABLE_COMMAND_PALETTE = False
+
     CSS = """
     #main { height: 1fr; }
     #board { margin: 1 2; width: auto; height: auto; }
@@ -562,7 +650,6 @@ class ParlourApp(App[None]):
         connection: Connection,
         room: RoomModel | None = None,
         *,
-        invite: str = "",
         book: SeatBook | None = None,
         start: bool = False,
     ) -> None:
@@ -577,7 +664,6 @@ class ParlourApp(App[None]):
         self.left: RoomModel | None = None
         """The room last shown, for the words printed after quitting."""
         self.start_room = room
-        self.invite = invite
         self.sound = True
         self.room_screen: RoomScreen | None = None
         """The room this client is in, given every event even while a dialog is open."""
@@ -586,20 +672,27 @@ class ParlourApp(App[None]):
 
     def on_mount(self) -> None:
         if self.start_room is not None:
-            self.push_screen(self.enter(self.start_room, self.invite))
+            self.push_screen(self.enter(self.start_room))
         else:
             self.push_screen(LobbyScreen(self.connection, self.enter))
         self.run_worker(self._listen(), group="connection", exclusive=True)
 
-    def enter(self, room: RoomModel, invite: str = "") -> RoomScreen:
+    def enter(self, room: RoomModel) -> RoomScreen:
         """The screen of the room just entered, given what came while entering."""
-        screen = RoomScreen(self.connection, room, invite, start=self.start_now)
+        screen = RoomScreen(self.connection, room, start=self.start_now)
         self.start_now = False
         self.room_screen = screen
         self.keep_seats(room)
         while self.unclaimed:
             screen.take(self.unclaimed.popleft())
         return screen
+
+    def action_quit_asking(self) -> None:
+        """Ctrl+Q in a room asks first, as Q does; elsewhere it quits."""
+        if isinstance(self.screen, RoomScreen):
+            self.screen.action_leave()
+        elif self.room_screen is None:
+            self.exit()
 
     def bell(self) -> None:
         if self.sound:

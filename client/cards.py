@@ -47,9 +47,9 @@ class ScoreCardScreen(ModalScreen[bool]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss(False)", "Close"),
-        Binding("c", "dismiss(False)", "Close", show=False),
-        Binding("q", "dismiss(False)", "Close", show=False),
-        Binding("a", "every_board", "Every board"),
+        Binding("c,C", "dismiss(False)", "Close", show=False),
+        Binding("q,Q", "dismiss(False)", "Close", show=False),
+        Binding("a,A", "every_board", "Every board"),
     ]
 
     def __init__(self, card: m.ScoreCardReply) -> None:

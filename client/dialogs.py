@@ -1,20 +1,20 @@
 """Questions put to the player over the room."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 
 class ProposalScreen(ModalScreen[bool]):
     """Another person asks to take back a move or start again: agree or not."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "dismiss(True)", "Agree"),
+        Binding("y,Y", "dismiss(True)", "Agree"),
         Binding("escape", "dismiss(False)", "Decline"),
     ]
 
@@ -38,9 +38,9 @@ class SeatScreen(ModalScreen[tuple[str, str | None] | None]):
     as the originals' Human/Computer menu for each piece. Answers (holder, level)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("h", "choose('human')", "Human"),
-        Binding("c", "choose('bot')", "Computer"),
-        Binding("o", "choose('open')", "Open"),
+        Binding("h,H", "choose('human')", "Human"),
+        Binding("c,C", "choose('bot')", "Computer"),
+        Binding("o,O", "choose('open')", "Open"),
         Binding("escape", "dismiss(None)", "Cancel"),
     ]
 
@@ -85,7 +85,7 @@ class QuitScreen(ModalScreen[str | None]):
     hands them back to the room for good; None stays."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "dismiss('leave')", "Leave"),
+        Binding("y,Y", "dismiss('leave')", "Leave"),
         Binding("escape", "dismiss(None)", "Stay"),
     ]
 
@@ -111,8 +111,8 @@ class CoinScreen(ModalScreen[str | None]):
     """Heads or tails for who moves first, as Doublolo asked; None leaves it to the board."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("h", "dismiss('heads')", "Heads"),
-        Binding("t", "dismiss('tails')", "Tails"),
+        Binding("h,H", "dismiss('heads')", "Heads"),
+        Binding("t,T", "dismiss('tails')", "Tails"),
         Binding("escape", "dismiss(None)", "Let the board decide"),
     ]
 
@@ -146,3 +146,58 @@ class InitialsScreen(ModalScreen[str | None]):
         typed = event.value.strip()
         if typed.isalnum():
             self.dismiss(typed.upper())
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes-or-no question about something that cannot be taken back; Enter does it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(False)", "No")]
+
+    def __init__(self, words: str, doing: str) -> None:
+        super().__init__()
+        self.words = words
+        self.doing = doing
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="question"):
+            yield Static(self.words, id="words")
+            with Horizontal():
+                yield Button(f"{self.doing} (Enter)", id="yes", variant="primary")
+                yield Button("No (Esc)", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#yes", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+class KeysScreen(ModalScreen[None]):
+    """Every key the room answers to now, and the board's own; ? or Escape closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark", "dismiss(None)", "Close"),
+    ]
+    BOARD_KEYS: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("arrows", "move the cursor on the board"),
+        ("Enter or a click", "play there (or pick a piece, then where it goes)"),
+        ("Tab, or any text typed", "the chat line; Escape comes back to the board"),
+    )
+
+    def __init__(self, bindings: Mapping[str, ActiveBinding]) -> None:
+        super().__init__()
+        self.keys = [
+            (key, active.binding.tooltip or active.binding.description)
+            for key, active in bindings.items()
+            if active.binding.show and active.enabled
+        ]
+
+    def compose(self) -> ComposeResult:
+        table = DataTable[str](show_cursor=False, id="keys")
+        table.add_columns("Key", "Does")
+        for key, does in [*self.keys, *self.BOARD_KEYS]:
+            table.add_row("?" if key == "question_mark" else key, does)
+        with Vertical(classes="dialog"):
+            yield Label("Keys", classes="heading")
+            yield table
+            yield Label("Escape or ? closes this.")

@@ -64,13 +64,13 @@ class EditorApp(App[str | None]):
     """Edit an Oubliette position; returns its text, or None if the player gives up."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("g", "put('green')", "Green"),
-        Binding("r", "put('red')", "Red"),
-        Binding("h", "put('hole')", "Hole"),
-        Binding("b", "put('block')", "Block"),
+        Binding("g,G", "put('green')", "Green"),
+        Binding("r,R", "put('red')", "Red"),
+        Binding("h,H", "put('hole')", "Hole"),
+        Binding("b,B", "put('block')", "Block"),
         Binding("delete,backspace,full_stop", "put('empty')", "Empty"),
-        Binding("t", "toggle_mover", "Who moves"),
-        Binding("s", "start", "Start"),
+        Binding("t,T", "toggle_mover", "Who moves"),
+        Binding("s,S", "start", "Start"),
         Binding("escape", "quit_editor", "Cancel"),
     ]
     CSS = "#board { margin: 1 2; width: auto; height: auto; } #said { margin: 0 2; }"

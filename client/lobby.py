@@ -21,9 +21,9 @@ class LobbyScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "join", "Join"),
-        Binding("w", "watch", "Watch"),
-        Binding("r", "refresh", "Refresh"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("w,W", "watch", "Watch"),
+        Binding("r,R", "refresh", "Refresh"),
+        Binding("q,Q", "app.quit", "Quit"),
     ]
 
     def __init__(self, connection: Connection, enter: Callable[[RoomModel], Screen[None]]) -> None:

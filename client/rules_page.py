@@ -17,8 +17,8 @@ class RulesScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss", "Close"),
-        Binding("r", "dismiss", "Close", show=False),
-        Binding("q", "dismiss", "Close", show=False),
+        Binding("r,R", "dismiss", "Close", show=False),
+        Binding("q,Q", "dismiss", "Close", show=False),
     ]
 
     def __init__(self, game: str) -> None:

@@ -30,7 +30,15 @@ class BoardView(Widget, can_focus=True):
         Binding("right", "step('right')", "Right", show=False),
         Binding("enter", "choose", "Play here", show=False),
         Binding("escape", "clear", "Clear", show=False),
+        Binding("tab", "screen.chat", "Chat", show=False),
     ]
+
+    class Typed(Message):
+        """Text typed on the board, which is not one of the screen's keys: the chat's."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
 
     class Chosen(Message):
         """A square clicked or chosen with Enter."""
@@ -78,6 +86,14 @@ class BoardView(Widget, can_focus=True):
         if self.board is None:
             return Text(self.problem or "The board appears when the game starts.", style="dim")
         return self.board.render(self.marks)
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in self.screen.active_bindings or not event.is_printable:
+            return
+        if event.character:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Typed(event.character))
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

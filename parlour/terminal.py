@@ -235,7 +235,7 @@ async def host(args: argparse.Namespace) -> None:
         print(f"Room {room.ref} ({'public' if args.public else 'private'}) is open.")
         print(f"Friends join with:  {join}")
         print(f"or in a browser at: {room_link(args.server, room.ref)}", flush=True)
-        app = ParlourApp(connection, room, invite=join, book=SeatBook())
+        app = ParlourApp(connection, room, book=SeatBook())
         await app.run_async()
         print(f"Friends joined with:  {join}")
         said_goodbye(app)

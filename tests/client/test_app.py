@@ -13,7 +13,7 @@ from parlour.client.app import ParlourApp, RoomScreen
 from parlour.client.boards.base import Board
 from parlour.client.cards import ScoreCardScreen
 from parlour.client.connection import Connection
-from parlour.client.dialogs import InitialsScreen, ProposalScreen, SeatScreen
+from parlour.client.dialogs import ConfirmScreen, InitialsScreen, ProposalScreen, SeatScreen
 from parlour.client.files import ImportScreen, LoadScreen, SaveScreen
 from parlour.client.lobby import LobbyScreen
 from parlour.client.room import RoomModel
@@ -123,7 +123,7 @@ async def test_p_highlights_exactly_the_legal_moves(connection: Connection) -> N
     async with app.run_test(size=SCREEN) as pilot:
         await until(pilot, lambda: screen_of(app).room.my_turn, "it was our turn")
         legal = set(screen_of(app).room.observation["legal_moves"])  # type: ignore[index]
-        await pilot.press("p")
+        await pilot.press("P")
         view = screen_of(app).query_one(BoardView)
         await until(pilot, lambda: bool(view.marks.hints), "the hints showed")
         assert view.marks.hints == legal
@@ -260,7 +260,7 @@ async def test_watching_the_computer_think(connection: Connection) -> None:
     room = await seated(connection, "othello", "white", bots="hard", think_ms=10_000)
     app = ParlourApp(connection, room)
     async with app.run_test(size=SCREEN) as pilot:
-        await pilot.press("t")
+        await pilot.press("T")
         await until(pilot, lambda: screen_of(app).show_thinking, "thinking was shown")
         await until(pilot, lambda: screen_of(app).room.thinking is not None, "a thought arrived")
         assert screen_of(app).room.thinking_of == "Black"
@@ -271,7 +271,7 @@ async def test_s_suggests_a_legal_move_and_shows_the_search(connection: Connecti
     legal = set(room.observation["legal_moves"])  # type: ignore[index]
     app = ParlourApp(connection, room)
     async with app.run_test(size=SCREEN) as pilot:
-        await pilot.press("s")
+        await pilot.press("S")
         await until(pilot, lambda: "Suggested:" in status_text(app), "the suggestion came")
         suggested = status_text(app).split("Suggested: ")[1].split()[0]
         assert suggested in legal
@@ -287,7 +287,7 @@ async def test_b_lights_the_best_moves_the_server_gives(connection: Connection) 
     assert isinstance(answer, m.HintReply)
     app = ParlourApp(connection, room)
     async with app.run_test(size=SCREEN) as pilot:
-        await pilot.press("b")
+        await pilot.press("B")
         view = screen_of(app).query_one(BoardView)
         await until(pilot, lambda: bool(view.marks.hints), "the hint showed")
         assert view.marks.hints == set(answer.moves)
@@ -335,7 +335,7 @@ async def test_what_the_client_cannot_read_is_said_and_the_game_goes_on(
         await pilot.pause()
         assert "cannot read" in status_text(app)
         legal = set((await room_view(connection, room))["state"]["legal_moves"])
-        await pilot.press("p")
+        await pilot.press("P")
         await until(pilot, lambda: "Possible moves" in status_text(app), "the app answered")
         assert set(status_text(app).split(": ")[1].splitlines()[0].split(", ")) == legal
 
@@ -364,7 +364,7 @@ async def test_u_takes_back_my_move_and_the_computers_reply(connection: Connecti
     async with app.run_test(size=SCREEN) as pilot:
         await click_square(pilot, app, legal[0])
         await until(pilot, lambda: len(screen_of(app).room.view["moves"]) == 2, "white replied")
-        await pilot.press("u")
+        await pilot.press("U")
         await until(pilot, lambda: screen_of(app).room.view["moves"] == [], "both went back")
         assert screen_of(app).room.my_turn
     assert (await room_view(connection, room))["moves"] == []
@@ -428,7 +428,7 @@ async def test_c_shows_the_score_card_after_a_finished_game(connection: Connecti
         await until(pilot, lambda: isinstance(app.screen, InitialsScreen), "initials asked")
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, RoomScreen), "initials skipped")
-        await pilot.press("c")
+        await pilot.press("C")
         await until(pilot, lambda: isinstance(app.screen, ScoreCardScreen), "the card showed")
         card = app.screen
         assert isinstance(card, ScoreCardScreen)
@@ -465,13 +465,15 @@ async def test_v_saves_and_l_loads_the_game_back(connection: Connection) -> None
         screen = screen_of(app)
         await play_a_move(pilot, app)
         saved = (list(screen.room.view["moves"]), screen.room.observation)
-        await pilot.press("v")
+        await pilot.press("V")
         await until(pilot, lambda: isinstance(app.screen, SaveScreen), "the save dialog")
         await pilot.press(*"my game", "enter")
         await until(pilot, lambda: "Saved as 'my game'" in status_text(app), "it saved")
-        await pilot.press("n")
+        await pilot.press("N")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked to be sure")
+        await pilot.press("enter")
         await until(pilot, lambda: screen.room.view["moves"] == [], "a new game began")
-        await pilot.press("l")
+        await pilot.press("L")
         await until(pilot, lambda: isinstance(app.screen, LoadScreen), "the load dialog")
         await pilot.press("enter")
         await until(pilot, lambda: screen.room.view["moves"] == saved[0], "it loaded")
@@ -488,13 +490,15 @@ async def test_e_exports_to_a_file_and_i_imports_it(
         screen = screen_of(app)
         await play_a_move(pilot, app)
         moves = list(screen.room.view["moves"])
-        await pilot.press("e")
+        await pilot.press("E")
         await until(pilot, lambda: "written to" in status_text(app), "it exported")
         (written,) = tmp_path.glob("parlour-othello-*.txt")
         assert parse_game_file(written.read_text()).moves == tuple(moves)
-        await pilot.press("n")
+        await pilot.press("N")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked to be sure")
+        await pilot.press("enter")
         await until(pilot, lambda: screen.room.view["moves"] == [], "a new game began")
-        await pilot.press("i")
+        await pilot.press("I")
         await until(pilot, lambda: isinstance(app.screen, ImportScreen), "the import dialog")
         await pilot.press(*"nowhere.txt", "enter")
         problem = app.screen.query_one("#import-problem", Label)

@@ -147,13 +147,13 @@ async def test_quitting_asks_first_and_giving_up_hands_the_seat_to_the_computer(
         app = ParlourApp(connection, room, book=book)
         async with app.run_test(size=SCREEN) as pilot:
             await until(pilot, lambda: book.find(connection.url, room.ref) is not None, "kept")
-            await pilot.press("q")
+            await pilot.press("Q")
             await until(pilot, lambda: isinstance(app.screen, QuitScreen), "asked")
             words = str(app.screen.query_one("#words", Static).render())
             assert f"come back with\nparlour join {room.ref} --server {connection.url}" in words
             await pilot.press("escape")
             await until(pilot, lambda: screen_of(app) is not None, "stayed")
-            await pilot.press("q")
+            await pilot.press("Q")
             await until(pilot, lambda: isinstance(app.screen, QuitScreen), "asked again")
             await pilot.click("#give_up")
             await until(pilot, lambda: not app.is_running, "quit")

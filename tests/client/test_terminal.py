@@ -84,7 +84,7 @@ def test_parlour_play_tribolo_draws_a_board_in_a_terminal(tmux: Tmux) -> None:
         assert letter in drawn
     assert "Blue: ann (you)" in shown
     assert re.search(r"Blue \d+\s+Red \d+\s+Green \d+", shown)
-    tmux.run("send-keys", "-t", "play", "q")
+    tmux.run("send-keys", "-t", "play", "Q")
     tmux.wait_for(r"Quit\? The game ends with this window")
     tmux.run("send-keys", "-t", "play", "y")
     deadline = time.monotonic() + WAIT
@@ -111,7 +111,7 @@ async def test_quitting_and_coming_back_with_the_same_command(
         terminal.run("send-keys", "-t", "play", f"{host} --name ann", "Enter")
         shown = await wait_for(terminal, r"parlour join (\S+) --server")
         code = re.search(r"parlour join (\S+) --server", shown).group(1)  # type: ignore[union-attr]
-        terminal.run("send-keys", "-t", "play", "q")
+        terminal.run("send-keys", "-t", "play", "Q")
         await wait_for(terminal, r"Your seats stay yours: come back with")
         terminal.run("send-keys", "-t", "play", "y")
         back = await wait_for(terminal, r"Come back with:  (parlour join \S+ --server \S+)")

@@ -1,0 +1,138 @@
+"""The terminal client as a new player meets it: text typed anywhere reaches the chat and
+never a command, the board has the keys on this seat's turn, and watchers are offered
+only what they may do."""
+
+from collections.abc import AsyncIterator
+
+import pytest
+from textual.widgets import DataTable, Input, Label, RichLog
+
+from parlour.client.app import ParlourApp
+from parlour.client.connection import Connection
+from parlour.client.dialogs import ConfirmScreen, KeysScreen, QuitScreen
+from parlour.client.room import RoomModel
+from parlour.client.widgets import BoardView
+from parlour.protocol import messages as m
+
+from .test_app import SCREEN, screen_of, seated, until
+
+
+@pytest.fixture
+async def connection(url: str) -> AsyncIterator[Connection]:
+    opened = await Connection.open(url, "ann", retry_delays=(0.05,))
+    yield opened
+    await opened.close()
+
+
+def log_text(app: ParlourApp) -> str:
+    return "\n".join(line.text for line in screen_of(app).query_one("#log", RichLog).lines)
+
+
+async def test_text_typed_on_the_board_goes_to_the_chat_and_opens_nothing(
+    connection: Connection,
+) -> None:
+    room = await seated(connection, "tribolo", "blue", bots="easy")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: isinstance(app.focused, BoardView), "the board had the keys")
+        version = screen.room.version
+        await pilot.press(*"hi all, nice move! quite good", "enter")
+        await until(pilot, lambda: "hi all, nice move! quite good" in log_text(app), "it was said")
+        assert app.screen is screen, "a dialog opened"
+        assert screen.room.version == version and screen.room.status == "playing"
+        assert screen.query_one("#chat", Input).value == ""
+
+
+async def test_one_tab_reaches_the_chat_and_escape_comes_back(connection: Connection) -> None:
+    room = await seated(connection, "othello", "black", bots="easy")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        await until(pilot, lambda: isinstance(app.focused, BoardView), "the board had the keys")
+        await pilot.press("tab")
+        assert app.focused is screen_of(app).query_one("#chat", Input)
+        await pilot.press("escape")
+        assert isinstance(app.focused, BoardView)
+
+
+async def test_quitting_asks_first_by_q_and_by_ctrl_q(connection: Connection) -> None:
+    room = await seated(connection, "othello", "black", bots="easy")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        for key in ("Q", "ctrl+q"):
+            await pilot.press(key)
+            await until(pilot, lambda: isinstance(app.screen, QuitScreen), f"{key} asked")
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, QuitScreen), "stayed")
+        assert app.is_running
+
+
+async def test_a_new_game_in_play_asks_before_the_game_ends(connection: Connection) -> None:
+    room = await seated(connection, "othello", "black", bots="easy")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        screen = screen_of(app)
+        await pilot.press("N")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "it asked")
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "the question went")
+        assert screen.room.status == "playing"
+
+
+async def test_the_board_takes_the_keys_when_the_game_starts(connection: Connection) -> None:
+    room = await seated(connection, "othello", "black")
+    await connection.request(m.FillBots(room=room.ref, level="easy"))
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        screen = screen_of(app)
+        await pilot.press("tab")
+        assert app.focused is screen.query_one("#chat", Input)
+        await connection.request(m.Start(room=room.ref))
+        await until(pilot, lambda: screen.room.my_turn, "it was black's turn")
+        await until(pilot, lambda: isinstance(app.focused, BoardView), "the board took the keys")
+        await pilot.press("right", "enter")
+        assert screen.query_one(BoardView).marks.cursor is not None
+
+
+async def test_the_join_command_and_link_show_while_the_room_waits_and_on_j(
+    connection: Connection,
+) -> None:
+    room = await seated(connection, "othello", "black", public=False)
+    await connection.request(m.FillBots(room=room.ref, level="easy"))
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        screen = screen_of(app)
+        invite = screen.query_one("#invite", Label)
+        words = str(invite.render())
+        assert f"parlour join {room.ref} --server {connection.url}" in words
+        assert f"/r/{room.ref}" in words and invite.display
+        await connection.request(m.Start(room=room.ref))
+        await until(pilot, lambda: not invite.display, "it made way once the game began")
+        await pilot.press("J")
+        assert invite.display
+
+
+async def test_watchers_are_offered_only_what_they_may_do(url: str) -> None:
+    host = await Connection.open(url, "ann")
+    watcher = await Connection.open(url, "cy")
+    try:
+        room = await seated(host, "othello", "black", bots="easy")
+        watching = await watcher.request(m.Spectate(room=room.ref))
+        assert isinstance(watching, m.Watching)
+        app = ParlourApp(watcher, RoomModel.watching(watching, room.ref))
+        async with app.run_test(size=SCREEN) as pilot:
+            await pilot.pause()
+            bindings = screen_of(app).active_bindings.values()
+            offered = {active.binding.action for active in bindings if active.enabled}
+            assert {"score_card", "rules", "export", "leave", "keys"} <= offered
+            seated_only = {"hint('possible')", "hint('best')", "suggest", "undo", "new_game"}
+            assert not offered & seated_only
+            await pilot.press("?")
+            await until(pilot, lambda: isinstance(app.screen, KeysScreen), "the keys showed")
+            table = app.screen.query_one("#keys", DataTable)
+            keys = {str(table.get_row_at(row)[0]) for row in range(table.row_count)}
+            assert {"C", "R", "Q", "?", "arrows"} <= keys
+            assert not {"P", "B", "S", "U", "N"} & keys
+    finally:
+        await watcher.close()
+        await host.close()
