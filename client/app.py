@@ -8,9 +8,9 @@ board is drawn from the server's observations and moves are checked by the serve
 import asyncio
 import itertools
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -49,6 +49,7 @@ from .room import (
     coin_words,
     default_level_in,
     describe_holder,
+    describe_search,
     levels_in,
     title,
 )
@@ -62,18 +63,6 @@ REJOIN_PAUSE = 1.0
 """Seconds between asking again for a room that is moving between a cluster's servers."""
 """How long "Suggest a move" lets the search think."""
 UNCLAIMED_KEPT = 64
-
-
-def describe_search(search: Mapping[str, Any]) -> str:
-    """A search's findings in a line: the expected moves, and how it judges them."""
-    line = " ".join(str(move) for move in search.get("line", [])) or str(search.get("move"))
-    forced = search.get("forced")
-    if forced is not None:
-        judged = f"wins in {forced} plies" if forced > 0 else f"loses in {-forced} plies"
-    else:
-        judged = f"score {int(search.get('score', 0)):+d}"
-    depth, nodes = search.get("depth", 0), search.get("nodes", 0)
-    return f"{line}\n{judged}, {depth} plies deep, {nodes:,} positions"
 
 
 class RoomScreen(Screen[None]):
@@ -189,7 +178,7 @@ class RoomScreen(Screen[None]):
         self.query_one(SeatsPanel).show(room)
         thoughts = self.query_one("#thoughts", Static)
         if room.thinking is not None:
-            thoughts.update(f"{room.thinking_of}: {describe_search(room.thinking)}")
+            thoughts.update(f"{room.thinking_of}: {describe_search(room.game, room.thinking)}")
         else:
             thoughts.update("")
         status = room.status_line()
@@ -511,6 +500,7 @@ class RoomScreen(Screen[None]):
         room = self.room
 
         def again(call: str | None) -> None:
+            room.new_game_coming = True
             self._request(m.NewGame(room=room.ref, call=call), lambda _: None)
 
         def confirmed(sure: bool | None) -> None:

@@ -12,12 +12,57 @@ PROPOSALS = {"undo": "to take back a move", "new_game": "to start a new game"}
 
 def ended_words(ended: m.ProposalEnded) -> str:
     """How a proposal ended, in words."""
-    what = PROPOSALS[ended.kind].removeprefix("to ")
+    what = PROPOSALS[ended.kind]
     if ended.outcome == "accepted":
-        return f"Agreed: {what}."
+        return f"Everyone agreed {what}."
     if ended.outcome == "declined" and ended.by:
         return f"{title(ended.by)} declined {what}."
     return f"No answer in time: no {'undo' if ended.kind == 'undo' else 'new game'}."
+
+
+SCORE_UNITS = {
+    "othello": (100, "square", "squares"),
+    "tribolo": (100, "square", "squares"),
+    "doublolo": (100, "square", "squares"),
+    "numlo": (100, "point", "points"),
+    "oubliette": (1000, "piece pushed off", "pieces pushed off"),
+    "tripppin": (2, "step in the race", "steps in the race"),
+}
+"""How many of a search's score units make one of what the game counts, and its names."""
+
+
+def describe_search(game: str, search: Mapping[str, Any]) -> str:
+    """A search's findings: the expected moves, and how it judges them in the game's terms."""
+    line = " ".join(str(move) for move in search.get("line", [])) or str(search.get("move"))
+    depth, nodes = search.get("depth", 0), search.get("nodes", 0)
+    return f"{line}\n{judged_words(game, search)}; {depth} turns deep, {nodes:,} positions"
+
+
+def judged_words(game: str, search: Mapping[str, Any]) -> str:
+    """How the mover stands at the end of the expected line: a forced end, or an estimate."""
+    forced = search.get("forced")
+    if forced is not None:
+        turns = abs(int(forced))
+        return f"{'wins' if forced > 0 else 'loses'} in {turns} turn{'s' * (turns != 1)}"
+    per, one, many = SCORE_UNITS.get(game, (1, "point", "points"))
+    worth = int(search.get("score", 0)) / per
+    if abs(worth) < 0.05:
+        return "about even"
+    place = "ahead" if worth > 0 else "behind"
+    return f"about {abs(worth):.1f} {one if abs(worth) == 1 else many} {place}"
+
+
+def changed_words(before: Sequence[str], after: Sequence[str], *, new_game: bool) -> str:
+    """What a new room view did to the moves, where it was more than a move played: a new
+    game (when one was on its way), moves taken back, or another game loaded; else nothing."""
+    if len(after) >= len(before) and list(after[: len(before)]) == list(before):
+        return ""
+    if new_game and not after:
+        return "A new game began."
+    if list(before[: len(after)]) == list(after):
+        taken = len(before) - len(after)
+        return f"{taken} move{'s' * (taken != 1)} taken back."
+    return "Another game was put on the board (loaded or imported)."
 
 
 def chat_words(line: m.ChatLine) -> str:
@@ -147,6 +192,9 @@ class RoomModel:
     """An update was missed: the room should be fetched again."""
     proposal: m.Proposal | None = None
     """An undo or new game waiting for answers."""
+    new_game_coming: bool = False
+    """A new game was asked from this screen or agreed to, so an empty board that comes
+    next is a new game and not every move taken back."""
 
     @classmethod
     def joined(cls, message: m.Joined, ref: str | None = None) -> "RoomModel":
@@ -278,6 +326,7 @@ class RoomModel:
                 self.news = f"{title(message.by)} asks {PROPOSALS[message.kind]}."
             case m.ProposalEnded() if message.room == self.room_id:
                 self.proposal = None
+                self.new_game_coming = message.kind == "new_game" and message.outcome == "accepted"
                 self.news = ended_words(message)
             case m.ChatLine() if message.room == self.room_id:
                 pass
@@ -323,6 +372,12 @@ class RoomModel:
             return
         if version != self.version:
             self.thinking = None
+            new_game = self.new_game_coming or self.status == "finished"
+            before = self.view.get("moves", [])
+            self.news = (
+                changed_words(before, view.get("moves", []), new_game=new_game) or self.news
+            )
+            self.new_game_coming = False
         coin = view.get("coin")
         if coin and coin != self.view.get("coin"):
             self.news = coin_words(coin)

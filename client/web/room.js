@@ -576,7 +576,7 @@ export class RoomView {
 
   showThinking(message) {
     const whose = message.of === "bot" ? `${title(message.seat)} thinks` : "Suggestion so far";
-    this.thinking.textContent = `${whose}: ${searchText(message.search)}`;
+    this.thinking.textContent = `${whose}: ${searchText(message.search, this.view.game)}`;
     this.hintShown = message.of !== "bot";
     this.turn.textContent = turnText({ ...this.view, playing: this.playing() }, this.host);
   }
@@ -684,7 +684,7 @@ export class RoomView {
         return;
       }
       this.board.setHints([reply.search.move], { kind: "suggest" });
-      this.thinking.textContent = `Suggested: ${searchText(reply.search)}`;
+      this.thinking.textContent = `Suggested: ${searchText(reply.search, this.view.game)}`;
       this.hintShown = true;
       announce(`Suggested: ${reply.search.move}`);
     } catch (error) {

@@ -138,21 +138,41 @@ export function moveText(update) {
   return `${parts.join(". ")}.`;
 }
 
-/** A search as a line of text: its best move, the line it expects, and its score. */
-export function searchText(search) {
+/** How many of a search's score units make one of what each game counts, and its names. */
+const SCORE_UNITS = {
+  othello: [100, "square", "squares"],
+  tribolo: [100, "square", "squares"],
+  doublolo: [100, "square", "squares"],
+  numlo: [100, "point", "points"],
+  oubliette: [1000, "piece pushed off", "pieces pushed off"],
+  tripppin: [2, "step in the race", "steps in the race"],
+};
+
+/** How the mover stands at the end of a search's line, in the game's terms. */
+export function judgedText(game, search) {
+  if (search.forced !== undefined && search.forced !== null) {
+    const turns = Math.abs(search.forced);
+    return `${search.forced > 0 ? "wins" : "loses"} in ${turns} turn${turns === 1 ? "" : "s"}`;
+  }
+  const [per, one, many] = SCORE_UNITS[game] ?? [1, "point", "points"];
+  const worth = (search.score ?? 0) / per;
+  if (Math.abs(worth) < 0.05) return "about even";
+  const size = Math.abs(worth);
+  return `about ${size.toFixed(1)} ${size === 1 ? one : many} ${worth > 0 ? "ahead" : "behind"}`;
+}
+
+/** A search as a line of text: its best move, how it judges it, and the line it expects. */
+export function searchText(search, game) {
   if (!search) return "";
   const line = (search.line ?? []).join(" ");
-  let judged = `score ${search.score}`;
-  if (search.forced !== undefined && search.forced !== null) {
-    judged = search.forced > 0 ? `wins in ${search.forced}` : `loses in ${-search.forced}`;
-  }
-  return `${search.move} (${judged}, depth ${search.depth}, ${search.nodes} positions): ${line}`;
+  const judged = judgedText(game, search);
+  return `${search.move} (${judged}; ${search.depth} turns deep, ${search.nodes} positions): ${line}`;
 }
 
 /** How a proposal ended, in words. */
 export function proposalEndedText(ended) {
   const what = ended.kind === "undo" ? "take back a move" : "start a new game";
-  if (ended.outcome === "accepted") return `Agreed: ${what}.`;
+  if (ended.outcome === "accepted") return `Everyone agreed to ${what}.`;
   if (ended.outcome === "declined" && ended.by) return `${title(ended.by)} declined to ${what}.`;
   return `No answer in time: nothing changed.`;
 }

@@ -1,6 +1,7 @@
 """The terminal client driven by Textual's pilot against a real server on port 0."""
 
 import asyncio
+import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -278,7 +279,8 @@ async def test_s_suggests_a_legal_move_and_shows_the_search(connection: Connecti
         assert screen_of(app).query_one(BoardView).marks.hints == {suggested}
         thoughts = str(screen_of(app).query_one("#thoughts", Static).render())
         assert thoughts.startswith(f"suggestion: {suggested}")
-        assert "plies deep" in thoughts
+        judged = r"(about \d+\.\d squares? (ahead|behind)|about even|(wins|loses) in \d+ turns?)"
+        assert re.search(judged + r"; \d+ turns deep", thoughts)
 
 
 async def test_b_lights_the_best_moves_the_server_gives(connection: Connection) -> None:
@@ -367,6 +369,12 @@ async def test_u_takes_back_my_move_and_the_computers_reply(connection: Connecti
         await pilot.press("U")
         await until(pilot, lambda: screen_of(app).room.view["moves"] == [], "both went back")
         assert screen_of(app).room.my_turn
+        await until(pilot, lambda: "2 moves taken back." in status_text(app), "it was said")
+        status = status_text(app)
+        assert "played" not in status and "Your move" in status
+        log = [line.text for line in screen_of(app).query_one("#log", RichLog).lines]
+        assert log[-1] == "2 moves taken back."
+        assert len(log) == len(set(log)), f"the log repeats itself: {log}"
     assert (await room_view(connection, room))["moves"] == []
 
 
@@ -408,7 +416,9 @@ async def test_another_persons_undo_is_agreed_to_in_a_dialog(
             await until(
                 pilot, lambda: screen_of(app).room.view["moves"] == [legal[0]], "it went back"
             )
-            assert "Agreed" in status_text(app)
+            await until(pilot, lambda: "1 move taken back." in status_text(app), "it was said")
+            log = [line.text for line in screen_of(app).query_one("#log", RichLog).lines]
+            assert log[-2:] == ["Everyone agreed to take back a move.", "1 move taken back."]
     finally:
         await bob.close()
 

@@ -4,7 +4,16 @@ for what happened."""
 import random
 from typing import Any
 
-from parlour.client.room import RoomModel, describe_holder, levels_in, middle_level, seat_words
+import pytest
+
+from parlour.client.room import (
+    RoomModel,
+    describe_holder,
+    judged_words,
+    levels_in,
+    middle_level,
+    seat_words,
+)
 from parlour.protocol import messages as m
 from parlour.rules import GAMES
 
@@ -205,3 +214,21 @@ def test_tripppin_says_what_its_original_said() -> None:
     assert over.status_line() == (
         "Grey CAN'T MOVE! Blue wins.   Targets reached: Blue 0 of 5  Grey 1 of 5"
     )
+
+
+@pytest.mark.parametrize(
+    ("game", "search", "said"),
+    [
+        ("othello", {"score": 250}, "about 2.5 squares ahead"),
+        ("numlo", {"score": -100}, "about 1.0 point behind"),
+        ("tribolo", {"score": 3}, "about even"),
+        ("oubliette", {"score": 1500}, "about 1.5 pieces pushed off ahead"),
+        ("tripppin", {"score": -6}, "about 3.0 steps in the race behind"),
+        ("tribolo", {"score": 999_993, "forced": 7}, "wins in 7 turns"),
+        ("othello", {"score": -999_999, "forced": -1}, "loses in 1 turn"),
+    ],
+)
+def test_a_search_is_judged_in_the_games_own_terms(
+    game: str, search: dict[str, int], said: str
+) -> None:
+    assert judged_words(game, search) == said

@@ -325,7 +325,7 @@ def test_chat_consent_saves_files_and_the_score_card(open_player: Any) -> None:
     assert "Black asks to take back a move" in bob.page.locator("dialog").inner_text()
     bob.page.click("dialog button[value=yes]")
     ann.wait("room.view.moves.length === 0 && room.myTurn()")
-    assert "Agreed: take back a move." in ann.page.locator(".talk").inner_text()
+    assert "Everyone agreed to take back a move." in ann.page.locator(".talk").inner_text()
     ann.page.click("[data-action=sound]")
     assert ann.page.get_attribute("[data-action=sound]", "aria-pressed") == "false"
     assert ann.page.evaluate("() => localStorage.getItem('parlour.sound')") == "false"
