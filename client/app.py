@@ -58,6 +58,10 @@ from .seatbook import SeatBook, SeatBookError
 from .widgets import BoardView, SeatsPanel
 
 SUGGEST_MS = 2000
+SIDE_LEAST = 32
+"""Columns the side panel needs beside the board; with fewer, it goes below."""
+SHORT = 30
+"""Rows under which the room is drawn tight: no title bar, small margins, short tiles."""
 REJOIN_ATTEMPTS = 30
 REJOIN_PAUSE = 1.0
 """Seconds between asking again for a room that is moving between a cluster's servers."""
@@ -75,26 +79,40 @@ class RoomScreen(Screen[None]):
             "Possible",
             tooltip="the moves you may play, marked on the board",
         ),
-        Binding("B", "hint('best')", "Best", tooltip="the move that takes the most now, marked"),
+        Binding(
+            "B",
+            "hint('best')",
+            "Best",
+            tooltip="the greediest move now (not always the best), marked",
+        ),
         Binding(
             "S", "suggest", "Suggest", tooltip="the strongest computer player suggests a move"
         ),
-        Binding("T", "thinking", "Thinking", tooltip="show or hide the computer's thinking"),
+        Binding(
+            "T", "thinking", "Thinking", tooltip="show or hide the computer's thinking", show=False
+        ),
         Binding("U", "undo", "Undo", tooltip="take back your last move (others are asked)"),
         Binding("N", "new_game", "New", tooltip="a new game (others are asked)"),
-        Binding("V", "save", "Save", tooltip="save the game on the server"),
-        Binding("L", "load", "Load", tooltip="load a saved game"),
-        Binding("E", "export", "Export", tooltip="write the game to a file here"),
-        Binding("I", "import_file", "Import", tooltip="play on from a game file"),
+        Binding("V", "save", "Save", tooltip="save the game on the server", show=False),
+        Binding("L", "load", "Load", tooltip="load a saved game", show=False),
+        Binding("E", "export", "Export", tooltip="write the game to a file here", show=False),
+        Binding("I", "import_file", "Import", tooltip="play on from a game file", show=False),
         Binding("C", "score_card", "Card", tooltip="the score card"),
         Binding("R", "rules", "Rules", tooltip="how to play this game"),
-        Binding("J", "invite", "Join info", tooltip="how friends join: the command and the link"),
-        Binding("M", "sound", "Sound", tooltip="the bell on or off"),
+        Binding(
+            "J",
+            "invite",
+            "Join info",
+            tooltip="how friends join: the command and the link",
+            show=False,
+        ),
+        Binding("M", "sound", "Sound", tooltip="the bell on or off", show=False),
         Binding("Q", "leave", "Quit", tooltip="leave the room (asks first)"),
         Binding("question_mark", "keys", "Keys", tooltip="this list of keys"),
         Binding("escape", "board", "Board", show=False),
     ]
-    """Commands are capital letters, so that text typed on the board goes to the chat."""
+    """Commands are capital letters, so that text typed on the board goes to the chat. The
+    key bar shows the ones used most; ? lists them all."""
     SEATED_ONLY: ClassVar[frozenset[str]] = frozenset(
         {"hint", "suggest", "undo", "new_game", "load", "import_file"}
     )
@@ -142,7 +160,7 @@ class RoomScreen(Screen[None]):
                     select_on_focus=False,
                 )
         yield Static("", id="status")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_unmount(self) -> None:
         self.composed = False
@@ -150,6 +168,7 @@ class RoomScreen(Screen[None]):
     def on_mount(self) -> None:
         self.composed = True
         self.redraw(board=True)
+        self._arrange()
         if self.start_now:
             self.action_start()
         self.query_one(BoardView).focus()
@@ -174,7 +193,10 @@ class RoomScreen(Screen[None]):
         watching = f"playing {playing}" if playing else "watching"
         self.app.sub_title = f"{room.game.capitalize()}, {watching}"
         if board:
+            had_board = self.query_one(BoardView).board is not None
             self.query_one(BoardView).show(room.observation, room.seat)
+            if not had_board:
+                self._arrange()
         self.query_one(SeatsPanel).show(room)
         thoughts = self.query_one("#thoughts", Static)
         if room.thinking is not None:
@@ -228,6 +250,24 @@ class RoomScreen(Screen[None]):
             self._board_to_the_fore()
         if was_playing and self.room.status == "finished":
             self._ask_initials()
+
+    def on_resize(self) -> None:
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """Board and side panel as the terminal allows: side by side, or the panel below;
+        in a short terminal, no title bar, small margins and the board in fewer rows."""
+        if not self.composed:
+            return
+        width, height = self.size
+        short = height < SHORT
+        self.set_class(short, "-short")
+        view = self.query_one(BoardView)
+        view.set_compact(short)
+        board_width = view.board.size()[0] if view.board is not None else 0
+        margin = 2 if short else 4
+        self.set_class(width - board_width - margin < SIDE_LEAST, "-below")
+        self.query_one("#chat", Input).compact = short
 
     def _board_to_the_fore(self) -> None:
         """The board takes the keys for this seat's turn, unless a chat line is being
@@ -600,7 +640,15 @@ class ParlourApp(App[None]):
     CSS = """
     #main { height: 1fr; }
     #board { margin: 1 2; width: auto; height: auto; }
-    #side { width: 1fr; min-width: 46; }
+    #side { width: 1fr; }
+    RoomScreen.-below #main { layout: vertical; }
+    RoomScreen.-below #side { width: 100%; height: 1fr; }
+    RoomScreen.-short Header { display: none; }
+    RoomScreen.-short #board { margin: 0 1; }
+    RoomScreen.-short #invite { margin: 0; }
+    RoomScreen.-short #seat-list { max-height: 4; }
+    RoomScreen.-short #thoughts { min-height: 0; }
+    RoomScreen.-short #chat { height: 1; }
     #seats { height: auto; }
     #seat-list { height: auto; max-height: 8; }
     #host-controls { height: auto; }
@@ -612,23 +660,24 @@ class ParlourApp(App[None]):
     #status { height: 2; background: $panel; padding: 0 1; }
     #chat { height: 3; }
     ProposalScreen, SeatScreen, ScoreCardScreen, SaveScreen, LoadScreen, ImportScreen,
-    QuitScreen, CoinScreen, RulesScreen, InitialsScreen {
+    QuitScreen, CoinScreen, RulesScreen, InitialsScreen, ConfirmScreen, KeysScreen {
         align: center middle;
     }
     .dialog {
-        width: 64; height: auto; max-height: 80%; padding: 1 2;
+        width: 64; max-width: 100%; height: auto; max-height: 100%; padding: 1 2;
         border: thick $accent; background: $panel;
     }
     .dialog DataTable { height: auto; max-height: 16; }
     #card, #question {
         height: auto; padding: 1 2; border: thick $accent; background: $panel;
     }
-    #card { width: 72; max-height: 90%; }
+    #card { width: 72; max-width: 100%; max-height: 100%; overflow-y: auto; }
     #rules {
-        width: 84; height: 90%; padding: 1 2; border: thick $accent; background: $panel;
+        width: 84; max-width: 100%; height: 90%; padding: 1 2;
+        border: thick $accent; background: $panel;
     }
     #card DataTable { height: auto; max-height: 12; margin-bottom: 1; }
-    #question { width: 68; }
+    #question { width: 68; max-width: 100%; max-height: 100%; }
     #question Button { min-width: 0; width: auto; margin-right: 1; }
     #question Horizontal { height: auto; margin-top: 1; }
     #question Select { width: 24; margin-top: 1; }

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Label
+from textual.widgets import DataTable, Label, Static
 
 from parlour.protocol import messages as m
 
@@ -59,7 +59,7 @@ class ScoreCardScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="card"):
             yield Label(f"Score card: {self.card.game.capitalize()}", classes="heading")
-            yield Label(headline(self.card), id="headline")
+            yield Static(headline(self.card), id="headline")
             yield Label("By colour", classes="heading")
             yield DataTable(id="by-colour", show_cursor=False)
             yield Label("By player", classes="heading")

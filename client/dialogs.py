@@ -3,11 +3,12 @@
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, DataTable, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 
 class ProposalScreen(ModalScreen[bool]):
@@ -180,8 +181,9 @@ class KeysScreen(ModalScreen[None]):
     ]
     BOARD_KEYS: ClassVar[tuple[tuple[str, str], ...]] = (
         ("arrows", "move the cursor on the board"),
-        ("Enter or a click", "play there (or pick a piece, then where it goes)"),
-        ("Tab, or any text typed", "the chat line; Escape comes back to the board"),
+        ("Enter", "play there, as a click does (or pick a piece, then where it goes)"),
+        ("Tab", "the chat line (text typed on the board goes there too)"),
+        ("Escape", "back to the board from the chat line"),
     )
 
     def __init__(self, bindings: Mapping[str, ActiveBinding]) -> None:
@@ -189,15 +191,22 @@ class KeysScreen(ModalScreen[None]):
         self.keys = [
             (key, active.binding.tooltip or active.binding.description)
             for key, active in bindings.items()
-            if active.binding.show and active.enabled
+            if active.binding.tooltip and active.enabled
         ]
 
     def compose(self) -> ComposeResult:
-        table = DataTable[str](show_cursor=False, id="keys")
-        table.add_columns("Key", "Does")
-        for key, does in [*self.keys, *self.BOARD_KEYS]:
-            table.add_row("?" if key == "question_mark" else key, does)
-        with Vertical(classes="dialog"):
+        table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=True)
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column(ratio=1)
+        for key, does in self.rows:
+            table.add_row(key, does)
+        with VerticalScroll(classes="dialog"):
             yield Label("Keys", classes="heading")
-            yield table
+            yield Static(table, id="keys")
             yield Label("Escape or ? closes this.")
+
+    @property
+    def rows(self) -> list[tuple[str, str]]:
+        """Each key as shown, and what it does."""
+        keys = [("?" if key == "question_mark" else key, does) for key, does in self.keys]
+        return [*keys, *self.BOARD_KEYS]

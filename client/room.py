@@ -390,7 +390,11 @@ class RoomModel:
         observation = self.observation
         if self.status == "waiting" or observation is None:
             open_seats = sum(1 for s in self.seats if s["holder"]["kind"] == "open")
-            ask = " Host: fill them with computer players and start." if self.host else ""
+            if not open_seats:
+                return "Waiting to start: every seat is taken." + (
+                    " Press Start." if self.host else ""
+                )
+            ask = " Host: Fill them with computers, or Start." if self.host else ""
             seats = "seat is" if open_seats == 1 else "seats are"
             return f"Waiting to start: {open_seats} {seats} open.{ask}"
         racing = "routes" in observation

@@ -53,6 +53,9 @@ class BoardView(Widget, can_focus=True):
         self.problem = ""
         """Why the observation could not be drawn, if it could not."""
         self.marks = Marks()
+        self.compact = False
+        """Drawn in as few rows as the game's drawing allows, for a short terminal."""
+        self.shown: tuple[Observation | None, str | None] = (None, None)
 
     def on_mount(self) -> None:
         self.set_interval(BLINK_SECONDS, self._blink)
@@ -60,13 +63,22 @@ class BoardView(Widget, can_focus=True):
     def show(self, observation: Observation | None, seat: str | None) -> None:
         """Draw a new observation; the cursor stays, picks and hints go."""
         self.problem = ""
+        self.shown = (observation, seat)
         try:
-            self.board = None if observation is None else board_for(observation)
+            self.board = (
+                None if observation is None else board_for(observation, compact=self.compact)
+            )
         except (KeyError, TypeError, ValueError, IndexError) as error:
             self.board, self.problem = None, f"The board cannot be drawn: {error}"
         self.marks = Marks(cursor=self.marks.cursor, blink=self.marks.blink, seat=seat)
         self._resize()
         self.refresh()
+
+    def set_compact(self, compact: bool) -> None:
+        """Draw the board anew, in fewer rows or not."""
+        if compact != self.compact:
+            self.compact = compact
+            self.show(*self.shown)
 
     def mark(
         self, *, hints: Sequence[str] | None = None, picked: tuple[str, ...] | None = None

@@ -15,9 +15,12 @@ BOARDS: dict[str, type[Board]] = {
 }
 
 
-def board_for(observation: Observation) -> Board:
-    """The drawing of this observation's game; ValueError for a game the client lacks."""
+def board_for(observation: Observation, *, compact: bool = False) -> Board:
+    """The drawing of this observation's game, in fewer rows where `compact` and the game
+    has such a drawing; ValueError for a game the client lacks."""
     kind = BOARDS.get(str(observation.get("game")))
     if kind is None:
         raise ValueError(f"this client cannot draw {observation.get('game')!r}")
+    if kind is TripppinBoard:
+        return TripppinBoard(observation, compact=compact)
     return kind(observation)

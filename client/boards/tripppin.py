@@ -1,5 +1,6 @@
 """Tripppin's board: every tile a block five columns wide and three rows high, its arrows at
 their compass positions round the centre, which holds a piece, a circle or a start mark.
+Where rows are short (an 80 x 24 terminal) a tile is two rows: its arrows above the centre.
 
 On the tile of the player to move, the directions that player may take (the observation's
 `directions`, which the opponent's tile allows) are drawn bright at their positions, and
@@ -18,22 +19,61 @@ from .base import Board, Cell, Marks, Observation, Pick
 from .flank import LABEL, column_header, overlay, seat_style, square_name
 
 TILE_WIDTH = 5
-TILE_HEIGHT = 3
-MIDDLE = TILE_HEIGHT // 2
-CENTRE = (TILE_WIDTH // 2, MIDDLE)
+
+
+@dataclass(frozen=True)
+class TileShape:
+    """Where things go in a tile: its rows, the centre row, each arrow's slot, the piece's
+    span, and the frames that mark a target (one seat's, or each half for two)."""
+
+    height: int
+    slots: dict[str, tuple[int, int]]
+    frames: tuple[list[tuple[int, int]], list[tuple[int, int]]]
+
+    @property
+    def middle(self) -> int:
+        return self.height - 1 if self.height == 2 else self.height // 2
+
+    @property
+    def centre(self) -> tuple[int, int]:
+        return (TILE_WIDTH // 2, self.middle)
+
+    @property
+    def piece_span(self) -> list[tuple[int, int]]:
+        return [(x, self.middle) for x in range(1, TILE_WIDTH - 1)]
+
+    @property
+    def whole(self) -> list[tuple[int, int]]:
+        return [(x, y) for y in range(self.height) for x in range(TILE_WIDTH)]
+
+
+FULL = TileShape(
+    3,
+    {
+        "nw": (0, 0),
+        "n": (2, 0),
+        "ne": (4, 0),
+        "w": (0, 1),
+        "e": (4, 1),
+        "sw": (0, 2),
+        "s": (2, 2),
+        "se": (4, 2),
+    },
+    (
+        [(x, 0) for x in range(TILE_WIDTH)] + [(0, 1)],
+        [(x, 2) for x in range(TILE_WIDTH)] + [(TILE_WIDTH - 1, 1)],
+    ),
+)
+"""Three rows: the arrows at their compass positions round the centre."""
+COMPACT = TileShape(
+    2,
+    {},
+    ([(0, 0), (0, 1)], [(TILE_WIDTH - 1, 0), (TILE_WIDTH - 1, 1)]),
+)
+"""Two rows: a tile's (three) arrows side by side above its centre."""
+COMPASS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 
 ARROWS = {"n": "↑", "ne": "↗", "e": "→", "se": "↘", "s": "↓", "sw": "↙", "w": "←", "nw": "↖"}
-SLOTS = {
-    "nw": (0, 0),
-    "n": (2, 0),
-    "ne": (4, 0),
-    "w": (0, 1),
-    "e": (4, 1),
-    "sw": (0, 2),
-    "s": (2, 2),
-    "se": (4, 2),
-}
-"""Where each direction's arrow sits in a tile, as (column, row)."""
 
 CIRCLE = "○"
 START = "□"
@@ -47,12 +87,6 @@ LEGAL = Style(color="yellow", bold=True)
 CIRCLE_STYLE = Style(color="bright_white", bold=True)
 LAST_MOVE = Style(underline=True)
 
-PIECE_SPAN = [(x, MIDDLE) for x in range(1, TILE_WIDTH - 1)]
-"""Where a piece is drawn: its letter in the centre on the seat's colour either side."""
-TOP_FRAME = [(x, 0) for x in range(TILE_WIDTH)] + [(0, MIDDLE)]
-BOTTOM_FRAME = [(x, TILE_HEIGHT - 1) for x in range(TILE_WIDTH)] + [(TILE_WIDTH - 1, MIDDLE)]
-WHOLE_TILE = [(x, y) for y in range(TILE_HEIGHT) for x in range(TILE_WIDTH)]
-
 
 @dataclass(slots=True)
 class _Block:
@@ -62,11 +96,11 @@ class _Block:
     styles: list[list[Style]]
 
     @classmethod
-    def filled(cls, style: Style) -> "_Block":
+    def filled(cls, style: Style, height: int) -> "_Block":
         """A tile of spaces in `style`."""
         return cls(
-            [[" "] * TILE_WIDTH for _ in range(TILE_HEIGHT)],
-            [[style] * TILE_WIDTH for _ in range(TILE_HEIGHT)],
+            [[" "] * TILE_WIDTH for _ in range(height)],
+            [[style] * TILE_WIDTH for _ in range(height)],
         )
 
     def put(self, where: tuple[int, int], char: str, style: Style) -> None:
@@ -89,8 +123,9 @@ class _Block:
 class TripppinBoard(Board):
     """Tripppin's 8 x 8 board of arrow tiles, drawn from the observation."""
 
-    def __init__(self, observation: Observation) -> None:
+    def __init__(self, observation: Observation, *, compact: bool = False) -> None:
         super().__init__(observation)
+        self.shape = COMPACT if compact else FULL
         self._rows: int = observation["rows"]
         self._cols: int = observation["cols"]
         self._margin = len(str(self._rows)) + 1
@@ -98,7 +133,7 @@ class TripppinBoard(Board):
             Cell(
                 square_name(row, col),
                 self._margin + col * TILE_WIDTH,
-                1 + row * TILE_HEIGHT + MIDDLE,
+                1 + row * self.shape.height + self.shape.middle,
                 TILE_WIDTH,
             )
             for row in range(self._rows)
@@ -115,8 +150,10 @@ class TripppinBoard(Board):
 
     def cell_at(self, x: int, y: int) -> str | None:
         """Any row of a tile, not only the middle one its cell is on, is that tile."""
+        top = self.shape.middle
         for cell in self._cells:
-            if abs(y - cell.y) <= MIDDLE and cell.x <= x < cell.x + cell.width:
+            within = 0 <= y - (cell.y - top) < self.shape.height
+            if within and cell.x <= x < cell.x + cell.width:
                 return cell.name
         return None
 
@@ -125,8 +162,8 @@ class TripppinBoard(Board):
         text.append(column_header(self._margin, self._cols, TILE_WIDTH), LABEL)
         for row in range(self._rows):
             blocks = [self._block(row, col, marks) for col in range(self._cols)]
-            for y in range(TILE_HEIGHT):
-                label = str(row + 1) if y == MIDDLE else ""
+            for y in range(self.shape.height):
+                label = str(row + 1) if y == self.shape.middle else ""
                 text.append(f"\n{label:>{self._margin - 1}} ", LABEL)
                 for block in blocks:
                     for run, style in block.line(y):
@@ -150,18 +187,24 @@ class TripppinBoard(Board):
         """One tile with everything on it, highlights last."""
         name = square_name(row, col)
         arrows: list[str] = self.observation["tiles"][row][col]
-        block = _Block.filled(self._background(name, row, col, arrows))
+        shape = self.shape
+        block = _Block.filled(self._background(name, row, col, arrows), shape.height)
+        slots = shape.slots or {
+            direction: (1 + place, 0)
+            for place, direction in enumerate(d for d in COMPASS if d in arrows)
+        }
         for direction in arrows:
-            block.put(SLOTS[direction], ARROWS[direction], ARROW)
+            block.put(slots[direction], ARROWS[direction], ARROW)
         if name == self._mover_square:
             for direction in self.observation["directions"]:
-                block.put(SLOTS[direction], ARROWS[direction], OPEN_DIRECTION)
+                if direction in slots:
+                    block.put(slots[direction], ARROWS[direction], OPEN_DIRECTION)
         self._draw_centre(block, name)
         if marks.blink:
             self._draw_targets(block, name)
         if name == self.observation["last_move"]:
-            block.paint(PIECE_SPAN, LAST_MOVE)
-        block.paint(WHOLE_TILE, overlay(name, marks))
+            block.paint(shape.piece_span, LAST_MOVE)
+        block.paint(shape.whole, overlay(name, marks))
         return block
 
     def _background(self, name: str, row: int, col: int, arrows: list[str]) -> Style:
@@ -171,28 +214,30 @@ class TripppinBoard(Board):
 
     def _draw_centre(self, block: _Block, name: str) -> None:
         """A piece, else a circle or a start mark; a legal destination's centre is lit."""
+        centre = self.shape.centre
         seat = self._piece_on.get(name)
         if seat is not None:
-            block.paint(PIECE_SPAN, seat_style(seat))
-            block.put(CENTRE, seat[0].upper(), Style())
+            block.paint(self.shape.piece_span, seat_style(seat))
+            block.put(centre, seat[0].upper(), Style())
             return
         start = self._start_of.get(name)
         if name in self.observation["circles"]:
-            block.put(CENTRE, CIRCLE, CIRCLE_STYLE)
+            block.put(centre, CIRCLE, CIRCLE_STYLE)
         elif start is not None:
-            block.put(CENTRE, START, Style(color=seat_style(start).bgcolor, bold=True))
+            block.put(centre, START, Style(color=seat_style(start).bgcolor, bold=True))
         if name in self.observation["legal_moves"]:
-            x, y = CENTRE
+            x, y = centre
             if block.chars[y][x] == " ":
-                block.put(CENTRE, DESTINATION, LEGAL)
+                block.put(centre, DESTINATION, LEGAL)
             else:
-                block.paint([CENTRE], LEGAL)
+                block.paint([centre], LEGAL)
 
     def _draw_targets(self, block: _Block, name: str) -> None:
         """Frame the tile in the colour of each seat whose next target it is: the whole frame
         for one seat, the top and bottom halves when both aim at it."""
         seats = [seat for seat, target in self.observation["targets"].items() if target == name]
-        halves = [TOP_FRAME + BOTTOM_FRAME] if len(seats) == 1 else [TOP_FRAME, BOTTOM_FRAME]
+        first, second = self.shape.frames
+        halves = [first + second] if len(seats) == 1 else [first, second]
         for seat, half in zip(seats, halves, strict=False):
             block.paint(half, Style(bgcolor=seat_style(seat).bgcolor))
 

@@ -23,7 +23,7 @@ from textual.geometry import Region
 
 from parlour.client.boards import board_for
 from parlour.client.boards.base import Board, Marks
-from parlour.client.boards.tripppin import CENTRE, PIECE_SPAN
+from parlour.client.boards.tripppin import FULL
 from parlour.client.colours import SEAT_RGB
 from parlour.client.widgets import BoardView
 from parlour.rules import GAMES
@@ -166,7 +166,7 @@ def pieces(board: Board) -> Iterator[Piece]:
     if game == "tripppin":
         for seat, square in observation["pieces"].items():
             cell = cells[square]
-            yield Piece(seat, cell.x + CENTRE[0], cell.y, seat[0].upper())
+            yield Piece(seat, cell.x + FULL.centre[0], cell.y, seat[0].upper())
     elif game == "oubliette":
         for seat, squares in observation["pieces"].items():
             for square in squares:
@@ -207,8 +207,8 @@ def check_pieces(board: Board, rows: list[list[Drawn]], depth: Depth) -> dict[st
         assert drawn.bg == PIECE_BACKGROUND[piece.seat][depth], (piece, drawn)
         assert drawn.fg == LETTER[piece.seat][depth], (piece, drawn)
         if board.observation["game"] == "tripppin":
-            for x, _ in PIECE_SPAN:
-                beside = rows[piece.y][piece.x - CENTRE[0] + x]
+            for x, _ in FULL.piece_span:
+                beside = rows[piece.y][piece.x - FULL.centre[0] + x]
                 assert beside.bg == drawn.bg, (piece, beside)
         seen.setdefault(piece.seat, set()).add(drawn.bg)
     return seen

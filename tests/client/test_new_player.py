@@ -5,14 +5,17 @@ only what they may do."""
 from collections.abc import AsyncIterator
 
 import pytest
-from textual.widgets import DataTable, Input, Label, RichLog
+from textual.widgets import Footer, Input, Label, RichLog
+from textual.widgets._footer import FooterKey
 
+from parlour.bots import levels_for
 from parlour.client.app import ParlourApp
 from parlour.client.connection import Connection
 from parlour.client.dialogs import ConfirmScreen, KeysScreen, QuitScreen
 from parlour.client.room import RoomModel
 from parlour.client.widgets import BoardView
 from parlour.protocol import messages as m
+from parlour.rules import GAMES
 
 from .test_app import SCREEN, screen_of, seated, until
 
@@ -129,10 +132,39 @@ async def test_watchers_are_offered_only_what_they_may_do(url: str) -> None:
             assert not offered & seated_only
             await pilot.press("?")
             await until(pilot, lambda: isinstance(app.screen, KeysScreen), "the keys showed")
-            table = app.screen.query_one("#keys", DataTable)
-            keys = {str(table.get_row_at(row)[0]) for row in range(table.row_count)}
+            listed = app.screen
+            assert isinstance(listed, KeysScreen)
+            keys = {key for key, _ in listed.rows}
             assert {"C", "R", "Q", "?", "arrows"} <= keys
             assert not {"P", "B", "S", "U", "N"} & keys
     finally:
         await watcher.close()
         await host.close()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_an_80_by_24_terminal_shows_every_game_whole(
+    connection: Connection, game: str
+) -> None:
+    """The board whole and unclipped, the chat line and the seats on screen, and the key bar
+    ending with ? inside the width."""
+    first_seat = GAMES[game].seats[0]
+    room = await seated(connection, game, first_seat, bots=levels_for(game)[0])
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = screen_of(app)
+        view = screen.query_one(BoardView)
+        await until(pilot, lambda: view.board is not None, "the board was drawn")
+        await pilot.pause()
+        assert view.board is not None
+        width, height = view.board.size()
+        region = view.region
+        assert (region.width, region.height) == (width, height), f"{game} is cut"
+        assert region.right <= 80 and region.bottom <= 22, f"{game} runs off: {region}"
+        for part in ("#chat", "#seat-list"):
+            shown = screen.query_one(part).region
+            assert shown.height > 0 and shown.bottom <= 22 and shown.right <= 80, part
+        footer = screen.query_one(Footer)
+        keys = [key for key in footer.query(FooterKey) if key.region.width > 0]
+        assert keys and keys[-1].key == "question_mark"
+        assert keys[-1].region.right <= 80
