@@ -1,5 +1,6 @@
 """The lobby: the public rooms, their games and free seats; join one or watch."""
 
+import time
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -11,7 +12,7 @@ from textual.widgets import DataTable, Footer, Label, Static
 from parlour.protocol import messages as m
 
 from .connection import Connection, ConnectionLostError, RefusedError
-from .room import RoomModel
+from .room import RoomModel, moved_ago
 
 LOBBY_REFRESH_SECONDS = 3.0
 
@@ -41,7 +42,7 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("room", "game", "status", "seats", "host")
+        table.add_columns("game", "status", "seats", "host", "people", "last move", "room")
         self.action_refresh()
         self.set_interval(LOBBY_REFRESH_SECONDS, self.action_refresh)
         table.focus()
@@ -66,7 +67,12 @@ class LobbyScreen(Screen[None]):
                 f"{seat['colour']} {'free' if seat['holder']['kind'] == 'open' else 'taken'}"
                 for seat in room["seats"]
             )
-            table.add_row(room["room"], room["game"], room["status"], seats, room["host"])
+            people = room.get("people")
+            in_room = str(people) if isinstance(people, int) else ""
+            moved = room.get("moved_at")
+            ago = moved_ago(moved, time.time()) if isinstance(moved, int | float) else ""
+            row = (room["game"], room["status"], seats, room["host"], in_room, ago, room["room"])
+            table.add_row(*row)
         ids = [room["room"] for room in self.rooms]
         if chosen is not None and chosen["room"] in ids:
             table.move_cursor(row=ids.index(chosen["room"]))

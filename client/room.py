@@ -65,6 +65,20 @@ def changed_words(before: Sequence[str], after: Sequence[str], *, new_game: bool
     return "Another game was put on the board (loaded or imported)."
 
 
+def moved_ago(moved_at: float, now: float) -> str:
+    """How long ago a room last moved, as the lobby says it: "just now", "3 min ago"."""
+    seconds = max(0, int(now - moved_at))
+    if seconds < 60:
+        return "just now"
+    if seconds < 3_600:
+        return f"{seconds // 60} min ago"
+    hours = seconds // 3_600
+    if hours < 24:
+        return f"{hours} hour{'s' * (hours != 1)} ago"
+    days = hours // 24
+    return f"{days} day{'s' * (days != 1)} ago"
+
+
 def chat_words(line: m.ChatLine) -> str:
     """A chat line as the log shows it."""
     who = line.name if line.seat is None else f"{line.name} ({title(line.seat)})"

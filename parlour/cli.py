@@ -409,9 +409,11 @@ def _add_client_commands(commands: Any) -> None:
     )
     join.add_argument(
         "code",
-        nargs="?",
+        nargs="*",
+        type=str,
         metavar="CODE",
-        help="the room's code or id; back into the seats you hold there, if any",
+        help="the room's code (7KQM-X3RD-2HVP; case, dashes and spaces do not matter) or id;"
+        " back into the seats you hold there, if any",
     )
     join.add_argument(
         "--server",

@@ -26,6 +26,7 @@ from parlour.client.editor import EditorApp
 from parlour.client.room import RoomModel, levels_in, middle_level
 from parlour.client.seatbook import HeldSeat, SeatBook, SeatBookError
 from parlour.protocol import messages as m
+from parlour.protocol.codes import room_key
 from parlour.rules import get_game
 from parlour.rules.options import board_choice, parse_options
 
@@ -241,8 +242,15 @@ async def host(args: argparse.Namespace) -> None:
         said_goodbye(app)
 
 
+def typed_room(words: list[str]) -> str | None:
+    """The room named on the command line, as the server writes it: a code may be typed in
+    any case, with spaces or dashes (`parlour join 7kqm x3rd 2hvp`)."""
+    return room_key(" ".join(words)) if words else None
+
+
 async def join(args: argparse.Namespace) -> None:
     """A seat or a view of a room by its code, or the lobby of public rooms."""
+    args.code = typed_room(args.code)
     if args.code is None and (args.seat or args.watch):
         raise SetupError("--seat and --watch need the room's CODE; without one, pick in the lobby")
     book = SeatBook()

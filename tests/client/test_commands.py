@@ -9,7 +9,7 @@ import pytest
 from parlour.cli import build_parser, main
 from parlour.client.connection import Connection
 from parlour.server import ParlourServer
-from parlour.terminal import create_room
+from parlour.terminal import create_room, typed_room
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
@@ -39,6 +39,14 @@ def test_bad_arguments_are_refused_by_the_parser(
     err = capsys.readouterr().err
     assert said in err
     assert "invalid" not in err and "error: argument" not in err
+
+
+def test_a_code_is_read_as_typed_aloud() -> None:
+    for typed in (["7kqm", "x3rd", "2hvp"], ["7KQMX3RD2HVP"], ["7kqm-x3rd-2hvO"]):
+        code = typed_room(build_parser().parse_args(["join", *typed]).code)
+        assert code == ("7KQM-X3RD-2HV0" if typed[-1].endswith("O") else "7KQM-X3RD-2HVP")
+    assert typed_room(build_parser().parse_args(["join"]).code) is None
+    assert typed_room(["a-room-id_22-characters"]) == "a-room-id_22-characters"
 
 
 def test_host_and_join_default_to_the_server_on_this_machine() -> None:

@@ -12,6 +12,7 @@ from parlour.client.room import (
     judged_words,
     levels_in,
     middle_level,
+    moved_ago,
     seat_words,
 )
 from parlour.protocol import messages as m
@@ -232,3 +233,20 @@ def test_a_search_is_judged_in_the_games_own_terms(
     game: str, search: dict[str, int], said: str
 ) -> None:
     assert judged_words(game, search) == said
+
+
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [
+        (-5, "just now"),
+        (59, "just now"),
+        (61, "1 min ago"),
+        (3_599, "59 min ago"),
+        (3_600, "1 hour ago"),
+        (7_300, "2 hours ago"),
+        (86_400, "1 day ago"),
+        (400_000, "4 days ago"),
+    ],
+)
+def test_the_lobby_says_how_long_ago_a_room_moved(seconds: int, said: str) -> None:
+    assert moved_ago(1_000_000.0 - seconds, 1_000_000.0) == said
