@@ -43,6 +43,13 @@ SEAT_RGB = {
 }
 """Each seat's colour, as #rrggbb."""
 
+HINT_YELLOW = "#e8c22a"
+"""Squares a hint or a legal move lights up."""
+BRIGHT_YELLOW = "#ffe14d"
+"""Tripppin's open directions."""
+VALUE_CYAN = "#2bb3c0"
+"""Numlo's square values."""
+
 WHITE_LETTER = "#ffffff"
 BLACK_LETTER = "#000000"
 LETTER_RGB = {

@@ -10,7 +10,7 @@ from string import ascii_lowercase
 from rich.style import Style
 from rich.text import Text
 
-from ..colours import SEAT_RGB, piece_style
+from ..colours import BLACK_LETTER, HINT_YELLOW, SEAT_RGB, VALUE_CYAN, piece_style
 from .base import Board, Cell, Marks, Observation, Pick
 
 SQUARE_WIDTH = 3
@@ -21,11 +21,11 @@ UNKNOWN_SEAT = Style.parse("bold reverse")
 
 LABEL = Style.parse("dim")
 EMPTY = Style.parse("dim")
-VALUE = Style.parse("bold cyan")
+VALUE = Style(color=VALUE_CYAN, bold=True)
 BLOCKED = Style.parse("grey50")
 LAST_MOVE = Style(underline=True)
 FLIPPED = Style(italic=True)
-HINT = Style(color="black", bgcolor="yellow")
+HINT = Style(color=BLACK_LETTER, bgcolor=HINT_YELLOW)
 CURSOR = Style(reverse=True)
 
 EMPTY_CHAR = "."

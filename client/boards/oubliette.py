@@ -17,7 +17,7 @@ from rich.text import Text
 
 from parlour.rules import hexgrid
 
-from ..colours import ink_style
+from ..colours import BLACK_LETTER, HINT_YELLOW, ink_style
 from .base import Board, Cell, Marks, Observation, Pick, Step
 from .flank import LABEL
 
@@ -41,8 +41,8 @@ HOLE_STYLE = Style(color="grey50", bold=True)
 BLOCK_STYLE = Style(color="grey70")
 LAST_MOVED = Style(bgcolor="grey19")
 LAST_PUSHED = Style(underline=True)
-HINT = Style(bgcolor="yellow")
-HINT_ON_EMPTY = Style(color="black")
+HINT = Style(bgcolor=HINT_YELLOW)
+HINT_ON_EMPTY = Style(color=BLACK_LETTER)
 PICKED = Style(bgcolor="grey37", bold=True)
 CURSOR = Style(reverse=True)
 

@@ -15,6 +15,7 @@ from itertools import groupby
 from rich.style import Style
 from rich.text import Text
 
+from ..colours import BRIGHT_YELLOW, HINT_YELLOW, WHITE_LETTER
 from .base import Board, Cell, Marks, Observation, Pick
 from .flank import LABEL, column_header, overlay, seat_style, square_name
 
@@ -82,9 +83,9 @@ DESTINATION = "·"
 TILE_BACKGROUNDS = (Style(bgcolor="grey19"), Style(bgcolor="grey27"))
 """A checkerboard, so that neighbouring tiles' arrows stay apart."""
 ARROW = Style(color="grey85")
-OPEN_DIRECTION = Style(color="bright_yellow", bold=True)
-LEGAL = Style(color="yellow", bold=True)
-CIRCLE_STYLE = Style(color="bright_white", bold=True)
+OPEN_DIRECTION = Style(color=BRIGHT_YELLOW, bold=True)
+LEGAL = Style(color=HINT_YELLOW, bold=True)
+CIRCLE_STYLE = Style(color=WHITE_LETTER, bold=True)
 LAST_MOVE = Style(underline=True)
 
 

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from parlour.client.boards.base import Marks, Pick, Step
 from parlour.client.boards.flank import FlankBoard
+from parlour.client.colours import HINT_YELLOW
 from parlour.rules import GAMES
 
 FLANK_GAMES = ("tribolo", "numlo", "doublolo", "othello")
@@ -244,7 +245,7 @@ def test_hints_light_exactly_the_hinted_squares() -> None:
         for cell in board.cells:
             for x in range(cell.x, cell.x + 3):
                 lit = drawn.style(x, cell.y).bgcolor
-                assert (lit is not None and lit.name == "yellow") == (cell.name in hinted)
+                assert (lit is not None and lit.name == HINT_YELLOW) == (cell.name in hinted)
 
 
 def test_hint_squares_ignores_what_is_not_a_square() -> None:

@@ -9,6 +9,7 @@ from rich.style import Style
 
 from parlour.client.boards.base import Cell, Marks, Pick
 from parlour.client.boards.tripppin import TripppinBoard
+from parlour.client.colours import HINT_YELLOW
 from parlour.rules import GAMES
 
 from .test_boards_flank import STEPS, Picture, neighbour, picture
@@ -237,7 +238,7 @@ def test_legal_destinations_are_lit() -> None:
         drawn = picture(board.render(Marks(blink=False)))
         for cell in board.cells:
             centre = tile_style(drawn, cell, CENTRE)
-            lit = centre.color is not None and centre.color.name == "yellow"
+            lit = centre.color is not None and centre.color.name == HINT_YELLOW
             assert lit == (cell.name in observation["legal_moves"])
             if cell.name in observation["legal_moves"]:
                 assert tile_char(drawn, cell, CENTRE) in "·○□"
@@ -303,7 +304,7 @@ def test_hints_light_exactly_the_hinted_tiles(seed: int) -> None:
     for cell in board.cells:
         for x, y in tile_area(cell):
             lit = drawn.style(x, y).bgcolor
-            assert (lit is not None and lit.name == "yellow") == (cell.name in hinted)
+            assert (lit is not None and lit.name == HINT_YELLOW) == (cell.name in hinted)
 
 
 def test_the_cursor_reverses_its_whole_tile() -> None:

@@ -11,17 +11,20 @@ from dataclasses import dataclass
 from functools import cache
 from io import StringIO
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Literal
 
 import pytest
 import textual.constants
 from rich._palettes import EIGHT_BIT_PALETTE, STANDARD_PALETTE
+from rich.color import ColorType
 from rich.console import Console
+from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 
-from parlour.client.boards import board_for
+from parlour.client.boards import board_for, flank, oubliette, tripppin
 from parlour.client.boards.base import Board, Marks
 from parlour.client.boards.tripppin import FULL
 from parlour.client.colours import SEAT_RGB
@@ -353,3 +356,15 @@ def test_read_back_follows_the_escape_codes() -> None:
     assert read_back(capture.get()) == [
         [Drawn("a", "37", "44"), Drawn("b", "37", "44"), Drawn("c", None, None)]
     ]
+
+
+@pytest.mark.parametrize("module", [flank, oubliette, tripppin])
+def test_no_board_colour_is_a_theme_palette_slot(module: ModuleType) -> None:
+    """The 16 ANSI colours are repainted by Textual's theme (yellow comes out mustard, cyan
+    teal): every colour a board draws in is RGB or a fixed 256-colour grey."""
+    for name, value in vars(module).items():
+        styles = value if isinstance(value, tuple) else (value,)
+        for style in styles:
+            if isinstance(style, Style):
+                for colour in (style.color, style.bgcolor):
+                    assert colour is None or colour.type is not ColorType.STANDARD, name
