@@ -10,7 +10,7 @@ import itertools
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -127,6 +127,8 @@ class RoomScreen(Screen[None]):
         self.show_thinking = False
         self.show_invite = False
         """Whether J asked for the join command once the game has started."""
+        self.previewed: tuple[tuple[object, ...] | None, dict[str, Any] | None] = (None, None)
+        """The waiting room's set-up last shown, and the board it deals."""
         self.flash = ""
         """A message about the player's own last action (an error, a reconnection)."""
         self.composed = False
@@ -194,7 +196,7 @@ class RoomScreen(Screen[None]):
         self.app.sub_title = f"{room.game.capitalize()}, {watching}"
         if board:
             had_board = self.query_one(BoardView).board is not None
-            self.query_one(BoardView).show(room.observation, room.seat)
+            self.query_one(BoardView).show(room.observation or self._preview(), room.seat)
             if not had_board:
                 self._arrange()
         self.query_one(SeatsPanel).show(room)
@@ -250,6 +252,35 @@ class RoomScreen(Screen[None]):
             self._board_to_the_fore()
         if was_playing and self.room.status == "finished":
             self._ask_initials()
+
+    def _preview(self) -> dict[str, Any] | None:
+        """Before the start, the board the room will deal (asked of the server once for
+        each set-up), so that the waiting room shows what will be played."""
+        room = self.room
+        if room.status != "waiting":
+            return None
+        view = room.view
+        setup = (view.get("board"), view.get("position"), repr(view.get("options")))
+        if setup != self.previewed[0]:
+            self.previewed = (setup, None)
+            see = m.See(
+                game=room.game,
+                options=view.get("options"),
+                board=view.get("board"),
+                position=view.get("position"),
+            )
+            self._request(see, self._seen(setup))
+        return self.previewed[1]
+
+    def _seen(self, setup: tuple[object, ...]) -> Callable[[m.ServerMessage], None]:
+        def show(answer: m.ServerMessage) -> None:
+            if isinstance(answer, m.Seen) and self.previewed[0] == setup:
+                self.previewed = (setup, answer.state)
+                first = title(str(answer.state.get("to_move")))
+                self.flash = f"The board you will play: board {answer.board}; {first} moves first."
+                self.redraw(board=True)
+
+        return show
 
     def on_resize(self) -> None:
         self._arrange()

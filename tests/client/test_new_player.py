@@ -17,7 +17,7 @@ from parlour.client.widgets import BoardView
 from parlour.protocol import messages as m
 from parlour.rules import GAMES
 
-from .test_app import SCREEN, screen_of, seated, until
+from .test_app import SCREEN, screen_of, seated, status_text, until
 
 
 @pytest.fixture
@@ -168,3 +168,27 @@ async def test_an_80_by_24_terminal_shows_every_game_whole(
         keys = [key for key in footer.query(FooterKey) if key.region.width > 0]
         assert keys and keys[-1].key == "question_mark"
         assert keys[-1].region.right <= 80
+
+
+async def test_the_waiting_room_shows_the_board_it_will_deal(connection: Connection) -> None:
+    room = await seated(connection, "tribolo", "blue", board=7)
+    seen = await connection.request(m.See(game="tribolo", board=7))
+    assert isinstance(seen, m.Seen)
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        screen = screen_of(app)
+        view = screen.query_one(BoardView)
+        await until(pilot, lambda: view.board is not None, "the board was drawn")
+        assert view.board is not None and view.board.observation == seen.state
+        first = str(seen.state["to_move"]).capitalize()
+        said = f"The board you will play: board 7; {first} moves first."
+        await until(pilot, lambda: said in status_text(app), "it said which board")
+        await connection.request(m.FillBots(room=room.ref, level="easy"))
+        await connection.request(m.Start(room=room.ref))
+        await until(pilot, lambda: screen.room.status == "playing", "the game began")
+        await until(
+            pilot,
+            lambda: view.board is not None and view.shown[0] is screen.room.observation,
+            "the game's board",
+        )
+        assert view.board.observation["board"] == seen.state["board"]
