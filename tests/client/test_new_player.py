@@ -10,6 +10,7 @@ from textual.widgets._footer import FooterKey
 
 from parlour.bots import levels_for
 from parlour.client.app import ParlourApp
+from parlour.client.cards import ScoreCardScreen
 from parlour.client.connection import Connection
 from parlour.client.dialogs import ConfirmScreen, KeysScreen, QuitScreen
 from parlour.client.room import RoomModel
@@ -192,3 +193,19 @@ async def test_the_waiting_room_shows_the_board_it_will_deal(connection: Connect
             "the game's board",
         )
         assert view.board.observation["board"] == seen.state["board"]
+
+
+async def test_the_score_card_fits_an_80_by_24_terminal(connection: Connection) -> None:
+    room = await seated(connection, "tribolo", "blue", bots="easy")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("C")
+        await until(pilot, lambda: isinstance(app.screen, ScoreCardScreen), "the card showed")
+        await pilot.pause()
+        card = app.screen.query_one("#card")
+        assert card.region.right <= 80 and card.region.bottom <= 24
+        last = app.screen.query_one(".hint", Label)
+        assert last.region.bottom <= card.region.bottom or card.max_scroll_y > 0
+        card.scroll_end(animate=False)
+        await pilot.pause()
+        assert card.region.contains_region(last.region)
