@@ -16,7 +16,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Static
+from textual.widgets import Button, Footer, Header, Input, RichLog, Static
 
 from parlour.protocol import ErrorCode
 from parlour.protocol import messages as m
@@ -30,6 +30,7 @@ from .connection import (
     Event,
     Reconnected,
     RefusedError,
+    join_command,
     room_link,
 )
 from .dialogs import (
@@ -152,7 +153,7 @@ class RoomScreen(Screen[None]):
                 levels = self.levels
                 level = default_level_in(self.connection.welcome, self.room.game, levels)
                 yield SeatsPanel(levels, level, id="seats")
-                yield Label("", id="invite")
+                yield Static("", id="invite")
                 yield Static("", id="thoughts")
                 yield RichLog(id="log", max_lines=200, wrap=True)
                 yield Input(
@@ -167,6 +168,11 @@ class RoomScreen(Screen[None]):
     def on_unmount(self) -> None:
         self.composed = False
 
+    @property
+    def drawable(self) -> bool:
+        """Whether the widgets are up: not before mounting, nor while being taken down."""
+        return self.composed and bool(self.query("#status"))
+
     def on_mount(self) -> None:
         self.composed = True
         self.redraw(board=True)
@@ -176,19 +182,20 @@ class RoomScreen(Screen[None]):
         self.query_one(BoardView).focus()
         if self.room.my_turn:
             self.app.bell()
-        self.query_one("#invite", Label).update(self.invite_words())
+        self.query_one("#invite", Static).update(self.invite_words())
 
     def invite_words(self) -> str:
         """How friends come into this room: the command, and the page's link."""
         url, ref = self.connection.url, self.room.ref
         return (
-            f"Friends join with:\nparlour join {ref} --server {url}\n"
+            f"Friends join with:\n{join_command(url, ref)}\n"
             f"or in a browser at:\n{room_link(url, ref)}"
         )
 
     def redraw(self, *, board: bool) -> None:
-        """Show the room as it now is; before the screen is up, mounting will."""
-        if not self.composed:
+        """Show the room as it now is; before the screen is up, mounting will, and once it
+        is being taken down there is nothing to draw on."""
+        if not self.drawable:
             return
         room = self.room
         playing = " and ".join(title(colour) for colour in room.playing)
@@ -207,7 +214,7 @@ class RoomScreen(Screen[None]):
             thoughts.update("")
         status = room.status_line()
         self.query_one("#status", Static).update(f"{self.flash or room.news}\n{status}")
-        self.query_one("#invite", Label).display = room.status == "waiting" or self.show_invite
+        self.query_one("#invite", Static).display = room.status == "waiting" or self.show_invite
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -288,7 +295,7 @@ class RoomScreen(Screen[None]):
     def _arrange(self) -> None:
         """Board and side panel as the terminal allows: side by side, or the panel below;
         in a short terminal, no title bar, small margins and the board in fewer rows."""
-        if not self.composed:
+        if not self.drawable:
             return
         width, height = self.size
         short = height < SHORT
@@ -303,7 +310,7 @@ class RoomScreen(Screen[None]):
     def _board_to_the_fore(self) -> None:
         """The board takes the keys for this seat's turn, unless a chat line is being
         written."""
-        if self.composed and not self.query_one("#chat", Input).value:
+        if self.drawable and not self.query_one("#chat", Input).value:
             self.query_one(BoardView).focus()
 
     def on_board_view_typed(self, event: BoardView.Typed) -> None:
@@ -387,7 +394,7 @@ class RoomScreen(Screen[None]):
         return send
 
     def log_line(self, text: str) -> None:
-        if self.composed and text:
+        if self.drawable and text:
             self.query_one("#log", RichLog).write(text)
 
     def say(self, text: str, *, error: bool = False) -> None:
@@ -770,7 +777,7 @@ class ParlourApp(App[None]):
 
     def come_back(self, room: RoomModel) -> str:
         """The command that brings this user back into `room`."""
-        return f"parlour join {room.ref} --server {self.connection.url}"
+        return join_command(self.connection.url, room.ref)
 
     def keep_seats(self, room: RoomModel) -> None:
         """Write down the token of the seats (or hosting) held in `room`, when it changed."""

@@ -85,6 +85,14 @@ def server_url(text: str) -> str:
     return urlunsplit((scheme, parts.netloc, path if path else "/ws", "", ""))
 
 
+def join_command(url: str, ref: str) -> str:
+    """The command that joins room `ref` on the server at `url`, as short as it can be typed:
+    `--server host:port` where the address is the plain one `server_url` makes of that."""
+    parts = urlsplit(url)
+    server = parts.netloc if parts.scheme == "ws" and parts.path == "/ws" else url
+    return f"parlour join {ref} --server {server}"
+
+
 def room_link(url: str, ref: str) -> str:
     """The browser page of room `ref` on the server whose WebSocket address is `url`."""
     parts = urlsplit(url)

@@ -17,6 +17,8 @@ from typing import Any, Final
 
 import platformdirs
 
+from .connection import join_command
+
 log = logging.getLogger("parlour.client")
 
 FILE_NAME: Final = "seats.json"
@@ -47,7 +49,7 @@ class HeldSeat:
 
     def come_back(self) -> str:
         """The command that comes back into the room."""
-        return f"parlour join {self.room} --server {self.server}"
+        return join_command(self.server, self.room)
 
 
 def default_path() -> Path:

@@ -56,6 +56,8 @@ class BoardView(Widget, can_focus=True):
         self.compact = False
         """Drawn in as few rows as the game's drawing allows, for a short terminal."""
         self.shown: tuple[Observation | None, str | None] = (None, None)
+        self.typing = False
+        """Whether text typed here is on its way to the chat line."""
 
     def on_mount(self) -> None:
         self.set_interval(BLINK_SECONDS, self._blink)
@@ -100,12 +102,19 @@ class BoardView(Widget, can_focus=True):
         return self.board.render(self.marks)
 
     def on_key(self, event: events.Key) -> None:
-        if event.key in self.screen.active_bindings or not event.is_printable:
+        """Text typed here is the chat's; once some is on its way there, so is every key
+        typed before the chat line takes the keys (a command letter included)."""
+        if not event.is_printable or not event.character:
             return
-        if event.character:
-            event.stop()
-            event.prevent_default()
-            self.post_message(self.Typed(event.character))
+        if event.key in self.screen.active_bindings and not self.typing:
+            return
+        self.typing = True
+        event.stop()
+        event.prevent_default()
+        self.post_message(self.Typed(event.character))
+
+    def on_focus(self) -> None:
+        self.typing = False
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

@@ -20,6 +20,7 @@ from parlour.client.connection import (
     Connection,
     ConnectionLostError,
     RefusedError,
+    join_command,
     room_link,
 )
 from parlour.client.editor import EditorApp
@@ -232,7 +233,7 @@ async def host(args: argparse.Namespace) -> None:
         return
     async with connected(args.server, player_name(args)) as connection:
         room = await create_room(connection, args, public=args.public)
-        join = f"parlour join {room.ref} --server {args.server}"
+        join = join_command(args.server, room.ref)
         print(f"Room {room.ref} ({'public' if args.public else 'private'}) is open.")
         print(f"Friends join with:  {join}")
         print(f"or in a browser at: {room_link(args.server, room.ref)}", flush=True)

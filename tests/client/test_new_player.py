@@ -5,7 +5,9 @@ only what they may do."""
 from collections.abc import AsyncIterator
 
 import pytest
-from textual.widgets import Footer, Input, Label, RichLog
+from textual import events
+from textual.keys import _character_to_key
+from textual.widgets import Footer, Input, Label, RichLog, Static
 from textual.widgets._footer import FooterKey
 
 from parlour.bots import levels_for
@@ -41,11 +43,30 @@ async def test_text_typed_on_the_board_goes_to_the_chat_and_opens_nothing(
         screen = screen_of(app)
         await until(pilot, lambda: isinstance(app.focused, BoardView), "the board had the keys")
         version = screen.room.version
-        await pilot.press(*"hi all, nice move! quite good", "enter")
-        await until(pilot, lambda: "hi all, nice move! quite good" in log_text(app), "it was said")
+        said = "hi all, Nice move! Is this On? Quite good"
+        await pilot.press(*said, "enter")
+        await until(pilot, lambda: said in log_text(app), "it was said")
         assert app.screen is screen, "a dialog opened"
         assert screen.room.version == version and screen.room.status == "playing"
         assert screen.query_one("#chat", Input).value == ""
+
+
+async def test_text_typed_faster_than_the_screen_moves_the_keys_still_goes_to_the_chat(
+    connection: Connection,
+) -> None:
+    """Keys that come before the chat line has taken the keys (a fast typist, a terminal
+    sending a burst) are text too, command letters and ? included."""
+    room = await seated(connection, "othello", "black", bots="easy")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        screen = screen_of(app)
+        board = screen.query_one(BoardView)
+        await until(pilot, lambda: app.focused is board, "the board had the keys")
+        said = "ok? Nice, Undo Quits"
+        for character in said:
+            board.post_message(events.Key(_character_to_key(character), character))
+        await until(pilot, lambda: screen.query_one("#chat", Input).value == said, "typed")
+        assert app.screen is screen, "a dialog opened"
 
 
 async def test_one_tab_reaches_the_chat_and_escape_comes_back(connection: Connection) -> None:
@@ -106,9 +127,10 @@ async def test_the_join_command_and_link_show_while_the_room_waits_and_on_j(
     app = ParlourApp(connection, room)
     async with app.run_test(size=SCREEN) as pilot:
         screen = screen_of(app)
-        invite = screen.query_one("#invite", Label)
+        invite = screen.query_one("#invite", Static)
         words = str(invite.render())
-        assert f"parlour join {room.ref} --server {connection.url}" in words
+        port = connection.url.split(":")[2].split("/")[0]
+        assert f"parlour join {room.ref} --server 127.0.0.1:{port}" in words
         assert f"/r/{room.ref}" in words and invite.display
         await connection.request(m.Start(room=room.ref))
         await until(pilot, lambda: not invite.display, "it made way once the game began")

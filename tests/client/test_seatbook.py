@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from parlour.cli import main
 from parlour.client.app import ParlourApp
-from parlour.client.connection import Connection
+from parlour.client.connection import Connection, join_command
 from parlour.client.dialogs import QuitScreen
 from parlour.client.room import RoomModel
 from parlour.client.seatbook import MAX_KEPT, SeatBook, SeatBookError
@@ -37,7 +37,7 @@ def test_kept_seats_are_found_forgotten_and_private(tmp_path: Path) -> None:
         ("blue", "red"),
         True,
     )
-    assert found.come_back() == f"parlour join r1 --server {SERVER}"
+    assert found.come_back() == "parlour join r1 --server example.org:8000"
     assert [seat.room for seat in book.held()] == ["r2", "r1"]
     assert stat.S_IMODE(book.path.stat().st_mode) == 0o600
     assert stat.S_IMODE(book.path.parent.stat().st_mode) == 0o700
@@ -125,7 +125,8 @@ async def test_rooms_lists_the_rooms_held_with_how_to_come_back(
     out = capsys.readouterr().out
     assert status == 0
     assert (
-        f"Othello Black  playing: Your move\n    parlour join {joined.code} --server {url}" in out
+        f"Othello Black  playing: Your move\n    {join_command(connection.url, joined.code)}"
+        in out
     )
     assert "Numlo Red  (closed: forgotten)" in out
     assert [seat.room for seat in book.held()] == [joined.code]
@@ -150,7 +151,8 @@ async def test_quitting_asks_first_and_giving_up_hands_the_seat_to_the_computer(
             await pilot.press("Q")
             await until(pilot, lambda: isinstance(app.screen, QuitScreen), "asked")
             words = str(app.screen.query_one("#words", Static).render())
-            assert f"come back with\nparlour join {room.ref} --server {connection.url}" in words
+            port = connection.url.split(":")[2].split("/")[0]
+            assert f"come back with\nparlour join {room.ref} --server 127.0.0.1:{port}" in words
             await pilot.press("escape")
             await until(pilot, lambda: screen_of(app) is not None, "stayed")
             await pilot.press("Q")
