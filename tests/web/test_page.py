@@ -128,6 +128,14 @@ def test_a_room_made_in_the_lobby_is_played_by_clicking_its_squares(open_player:
     ann.my_turn()
     before = ann.view
     move = before["state"]["legal_moves"][0]
+    ann.page.evaluate(
+        """() => {
+            window.announced = [];
+            new MutationObserver((changes) => changes.forEach((change) =>
+                change.addedNodes.forEach((node) => window.announced.push(node.textContent))
+            )).observe(document.getElementById("announcer"), { childList: true });
+        }"""
+    )
     ann.click_square(move)
     ann.wait("room.view.version > arg", before["version"])
     after = ann.view
@@ -138,7 +146,8 @@ def test_a_room_made_in_the_lobby_is_played_by_clicking_its_squares(open_player:
     row, col = int(move[1:]) - 1, ord(move[0]) - ord("a")
     holder = {letter: seat for seat, letter in state["letters"].items()}[state["board"][row][col]]
     assert near(ann.colour_at(move), ann.seat_colour(holder))
-    assert "Blue played " + move in ann.page.locator("#announcer").inner_text()
+    announced = ann.page.evaluate("() => window.announced")
+    assert any(line.startswith(f"Blue played {move}") for line in announced), announced
 
 
 def test_an_illegal_click_shows_the_servers_words_and_changes_nothing(open_player: Any) -> None:
