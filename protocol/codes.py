@@ -23,16 +23,20 @@ LOOK_ALIKES: Final = str.maketrans({"O": "0", "I": "1", "L": "1"})
 
 def new_code(randbits: Callable[[int], int] = secrets.randbits) -> str:
     """A fresh code from `randbits` (the operating system's random source)."""
-    number = randbits(CODE_BITS)
-    symbols = [
+    return format_code(random_symbols(SYMBOLS, randbits))
+
+
+def random_symbols(count: int, randbits: Callable[[int], int] = secrets.randbits) -> str:
+    """`count` symbols of the alphabet, five random bits each."""
+    number = randbits(count * BITS_PER_SYMBOL)
+    return "".join(
         ALPHABET[(number >> (BITS_PER_SYMBOL * place)) & (len(ALPHABET) - 1)]
-        for place in reversed(range(SYMBOLS))
-    ]
-    return format_code("".join(symbols))
+        for place in reversed(range(count))
+    )
 
 
 def format_code(symbols: str) -> str:
-    """Twelve symbols as the server writes them: three dash-separated groups of four."""
+    """Symbols as the server writes them: dash-separated groups of four."""
     return SEPARATOR.join(symbols[at : at + GROUP] for at in range(0, len(symbols), GROUP))
 
 
@@ -41,10 +45,16 @@ def read_code(typed: str) -> str | None:
 
     `7kqm x3rd 2hvp`, `7KQMX3RD2HVP` and `7kqm-x3rd-2hvp` all read as `7KQM-X3RD-2HVP`.
     """
+    symbols = read_symbols(typed, SYMBOLS)
+    return None if symbols is None else format_code(symbols)
+
+
+def read_symbols(typed: str, count: int) -> str | None:
+    """The `count` symbols `typed` means, without dashes or spaces; None if it means none."""
     symbols = "".join(typed.replace(SEPARATOR, " ").split()).upper().translate(LOOK_ALIKES)
-    if len(symbols) != SYMBOLS or any(symbol not in ALPHABET for symbol in symbols):
+    if len(symbols) != count or any(symbol not in ALPHABET for symbol in symbols):
         return None
-    return format_code(symbols)
+    return symbols
 
 
 def room_key(ref: str) -> str:

@@ -42,6 +42,8 @@ class ErrorCode(StrEnum):
     BAD_SAVE = "bad_save"
     RATE_LIMITED = "rate_limited"
     TOO_MANY_GUESSES = "too_many_guesses"
+    NO_KEY = "no_key"
+    NO_SUCH_RECORD = "no_such_record"
     TOO_MANY_ROOMS = "too_many_rooms"
     SERVER_FULL = "server_full"
     UNAVAILABLE = "unavailable"

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .errors import bad_field
+from .players import read_key
 from .wire import MAX_SAFE_INTEGER
 
 MAX_OPTIONS: Final = 32
@@ -139,6 +140,18 @@ class Anything(FieldSpec):
 
     def read(self, name: str, value: object) -> Any:
         return value
+
+
+@dataclass(frozen=True)
+class PlayerKey(FieldSpec):
+    """A player key (`parlour.protocol.players`): read in any case, with dashes or spaces
+    anywhere, and written as the keys are."""
+
+    def read(self, name: str, value: object) -> str:
+        key = read_key(value) if isinstance(value, str) and len(value) <= 128 else None
+        if key is None:
+            raise bad_field(name, f"'{name}' must be a player key: 32 symbols in groups of four")
+        return key
 
 
 NAME: Final = Text(1, 32)

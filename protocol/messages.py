@@ -25,6 +25,7 @@ from .fields import (
     Initials,
     Integer,
     OptionValues,
+    PlayerKey,
     RequestId,
     Text,
 )
@@ -50,6 +51,7 @@ MAX_GAME_FILE: Final = 60_000
 """Characters in a game file sent as text: well inside a 64 KiB frame."""
 GAME_FILE: Final = Text(1, MAX_GAME_FILE, lines=True)
 SAVE_NAME: Final = Text(1, 40)
+RECORD_ID: Final = Text(1, 64)
 MAX_POSITION: Final = 4096
 
 ANY: Final = Anything()
@@ -102,6 +104,7 @@ class Hello(Message):
     version: int = spec(INT)
     name: str = spec(NAME)
     client: str | None = spec(Text(0, 64), None)
+    key: str | None = spec(PlayerKey(), None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -121,6 +124,7 @@ class CreateRoom(Message):
     bot_think_ms: int = spec(Integer(MIN_THINK_MS, MAX_THINK_MS), DEFAULT_THINK_MS)
     position: str | None = spec(Text(1, MAX_POSITION), None)
     left_seats: str = spec(Choice(LEFT_SEATS), "bot")
+    rated: bool = spec(BOOL, True)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -291,6 +295,27 @@ class ListSaves(Message):
     game: str | None = spec(GAME_NAME, None)
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MyGames(Message):
+    TYPE = "my_games"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Leaderboard(Message):
+    TYPE = "leaderboard"
+    game: str = spec(GAME_NAME)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Replay(Message):
+    """One of `record`, `room` or `text`: which game to step through."""
+
+    TYPE = "replay"
+    record: str | None = spec(RECORD_ID, None)
+    room: str | None = spec(ROOM_REF, None)
+    text: str | None = spec(GAME_FILE, None)
+
+
 # Server to client.
 
 
@@ -300,6 +325,7 @@ class Welcome(Message):
     version: int = spec(INT)
     server: str = spec(STR)
     games: list[Any] = spec(ANY)
+    player: dict[str, Any] | None = spec(ANY, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -453,6 +479,33 @@ class Saves(Message):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class MyGamesReply(Message):
+    TYPE = "my_games"
+    playing: list[Any] = spec(ANY)
+    finished: list[Any] = spec(ANY)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LeaderboardReply(Message):
+    TYPE = "leaderboard"
+    game: str = spec(STR)
+    players: list[Any] = spec(ANY)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ReplayReply(Message):
+    TYPE = "replay"
+    game: str = spec(STR)
+    seats: list[Any] = spec(ANY)
+    names: list[Any] = spec(ANY)
+    frames: list[Any] = spec(ANY)
+    evaluator: str | None = spec(STR, None)
+    worst: list[Any] = spec(ANY)
+    result: dict[str, Any] = spec(ANY)
+    seat_changes: list[Any] = spec(ANY)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Error(Message):
     TYPE = "error"
     code: str = spec(STR)
@@ -493,6 +546,9 @@ ClientMessage = (
     | SaveGame
     | LoadGame
     | ListSaves
+    | MyGames
+    | Leaderboard
+    | Replay
 )
 ServerMessage = (
     Welcome
@@ -514,6 +570,9 @@ ServerMessage = (
     | ScoreCardReply
     | GameFileText
     | Saves
+    | MyGamesReply
+    | LeaderboardReply
+    | ReplayReply
     | Error
 )
 
@@ -546,6 +605,9 @@ CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
         SaveGame,
         LoadGame,
         ListSaves,
+        MyGames,
+        Leaderboard,
+        Replay,
     )
 }
 SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
@@ -570,6 +632,9 @@ SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
         ScoreCardReply,
         GameFileText,
         Saves,
+        MyGamesReply,
+        LeaderboardReply,
+        ReplayReply,
         Error,
     )
 }

@@ -14,6 +14,7 @@ from .messages import (
     Error,
     Hello,
     ServerMessage,
+    Welcome,
     read_client_message,
     read_server_message,
     request_id,
@@ -23,6 +24,8 @@ from .wire import Codec, Frame, Message, as_message, check_schema
 RATE: Final = 20.0
 BURST: Final = 40.0
 FLOOD_CLOSE_AFTER: Final = 10.0
+HELLO_REFUSALS: Final = (ErrorCode.NAME_TAKEN.value,)
+"""Refusals of a hello after which the client may say hello again with another name."""
 
 
 @dataclass
@@ -72,6 +75,10 @@ class ServerSession:
     bucket: TokenBucket = field(default_factory=TokenBucket)
     flood_close_after: float = FLOOD_CLOSE_AFTER
     name: str | None = None
+    """The hello's name, from when it came until the server refuses it (`refused_hello`)."""
+    greeting: str | int | None = None
+    """The hello's request id, while the server has not welcomed it."""
+    welcomed: bool = False
     limited_since: float | None = None
     """When the client was first refused for sending too fast, until its bucket half refills."""
 
@@ -121,6 +128,7 @@ class ServerSession:
                 close=CloseCode.PROTOCOL_ERROR,
             )
         self.name = message.name
+        self.greeting = message.id
 
     def _limited(self, now: float, answering: str | int | None) -> Refusal:
         if self.limited_since is None:
@@ -134,7 +142,17 @@ class ServerSession:
         return Refusal(error, CloseCode.POLICY_VIOLATION if flooding else None)
 
     def send(self, message: ServerMessage) -> Frame:
-        """The frame that carries `message`."""
+        """The frame that carries `message`; a refused hello may be sent again."""
+        if isinstance(message, Welcome):
+            self.welcomed = True
+        elif (
+            isinstance(message, Error)
+            and not self.welcomed
+            and self.name is not None
+            and message.id == self.greeting
+            and message.code in HELLO_REFUSALS
+        ):
+            self.name = None
         return self.codec.encode(message.to_wire())
 
 

@@ -10,6 +10,7 @@ from parlour.protocol.wire import MAX_SAFE_INTEGER
 
 ROOM = "k7Hq2mXa"
 TOKEN = "q3VxT0kP9aLmZr8bWc2nYe"
+KEY = "Y5DP-J2CK-CKJ7-4007-9860-PWHM-31NJ-ZJ15"
 
 VALID: dict[str, dict[str, Any]] = {
     "hello": {"version": 1, "name": "Ann"},
@@ -38,11 +39,14 @@ VALID: dict[str, dict[str, Any]] = {
     "save_game": {"room": ROOM, "name": "mine"},
     "load_game": {"room": ROOM, "name": "mine"},
     "list_saves": {},
+    "my_games": {},
+    "leaderboard": {"game": "tribolo"},
+    "replay": {},
 }
 """The smallest valid map of each client message, without its `type`."""
 
 OPTIONAL: dict[str, dict[str, Any]] = {
-    "hello": {"client": "parlour-cli 0.1.0"},
+    "hello": {"client": "parlour-cli 0.1.0", "key": KEY},
     "create_room": {
         "options": {"rows": 8},
         "board": 7,
@@ -51,6 +55,7 @@ OPTIONAL: dict[str, dict[str, Any]] = {
         "standin_after": 30,
         "bot_think_ms": 2000,
         "position": "........./....BW.../ B",
+        "rated": False,
     },
     "join": {"seat": "red", "token": TOKEN},
     "set_seat": {"level": "easy"},
@@ -60,6 +65,7 @@ OPTIONAL: dict[str, dict[str, Any]] = {
     "score_card": {"preset": "abalone"},
     "save_game": {"replace": True},
     "list_saves": {"game": "numlo"},
+    "replay": {"record": "k7Hq2mXa.61", "room": ROOM, "text": '[Game "othello"]\n'},
 }
 """A valid value for each optional field."""
 
@@ -89,6 +95,8 @@ OTHER_FIELDS = [
     ("answer", "accept"),
     ("save_game", "replace"),
     ("leave", "give_up"),
+    ("create_room", "rated"),
+    ("hello", "key"),
 ]
 STRING_FIELDS = [
     field for field in ALL_FIELDS if field not in INTEGER_FIELDS + CHOICE_FIELDS + OTHER_FIELDS
@@ -96,6 +104,7 @@ STRING_FIELDS = [
 DEFAULTS = {
     ("save_game", "replace"): False,
     ("create_room", "public"): True,
+    ("create_room", "rated"): True,
     ("create_room", "standin_after"): 60,
     ("create_room", "bot_think_ms"): 1000,
     ("suggest", "think_ms"): 1000,
@@ -212,6 +221,8 @@ TEXT_BOUNDS = [
     ("save_game", "name", 1, 40),
     ("load_game", "name", 1, 40),
     ("import_game", "text", 1, 60_000),
+    ("replay", "text", 1, 60_000),
+    ("replay", "record", 1, 64),
     ("create_room", "position", 1, 4096),
     ("list_rooms", "id", 1, 64),
     ("move", "id", 1, 64),
@@ -296,7 +307,7 @@ CONTROLS = [
 ]
 
 
-MULTI_LINE = [("import_game", "text")]
+MULTI_LINE = [("import_game", "text"), ("replay", "text")]
 LINE_BREAKS = "\t\n\r"
 
 
@@ -329,7 +340,9 @@ def test_multi_line_text_keeps_its_line_breaks_and_tabs(kind: str, name: str) ->
     ],
 )
 def test_printable_unicode_names_are_accepted(name: str) -> None:
-    assert read("hello", name=name) == m.Hello(version=1, name=name, client="parlour-cli 0.1.0")
+    assert read("hello", name=name) == m.Hello(
+        version=1, name=name, client="parlour-cli 0.1.0", key=KEY
+    )
 
 
 # Choices.
@@ -440,6 +453,7 @@ def test_create_room_defaults() -> None:
         standin_after=30,
         bot_think_ms=2000,
         position="........./....BW.../ B",
+        rated=False,
     )
     bare = m.read_client_message({"type": "create_room", "game": "tribolo"})
     assert bare == m.CreateRoom(game="tribolo")

@@ -356,3 +356,19 @@ def test_every_refusal_is_a_frame_that_can_be_sent() -> None:
     frame = session.send(result.error)
     assert isinstance(frame, str)
     frame.encode("utf-8")
+
+
+def test_a_hello_refused_for_its_name_may_be_sent_again(codec: Codec) -> None:
+    session = ServerSession(codec)
+    assert isinstance(session.receive(codec.encode(HELLO | {"id": 1}), 0.0), Request)
+    taken = m.Error(id=1, code=ErrorCode.NAME_TAKEN.value, message="the name Ann is taken")
+    session.send(taken)
+    assert isinstance(
+        session.receive(codec.encode(HELLO | {"id": 2, "name": "Bea"}), 0.0), Request
+    )
+    session.send(m.Welcome(id=2, version=1, server="parlour", games=[]))
+    again = session.receive(codec.encode(HELLO | {"id": 3}), 0.0)
+    assert isinstance(again, Refusal) and again.error.code == ErrorCode.BAD_MESSAGE.value
+    # Once welcomed, an error answering a later request never reopens the hello.
+    session.send(m.Error(id=2, code=ErrorCode.NAME_TAKEN.value, message="a game is saved so"))
+    assert session.name == "Bea"

@@ -84,6 +84,9 @@ CLIENT_SAMPLES: list[m.ClientMessage] = [
     m.SaveGame(id=18, room=ROOM, name="Tuesday's game", replace=True),
     m.LoadGame(id=19, room=ROOM, name="Tuesday's game"),
     m.ListSaves(id=20, game="othello"),
+    m.MyGames(id=21),
+    m.Leaderboard(id=22, game="numlo"),
+    m.Replay(id=23, record="k7Hq2mXa.61"),
 ]
 
 SEARCH = {"move": "e3", "line": ["e3", "f4", "c4"], "score": -35, "depth": 3, "nodes": 1822}
@@ -125,6 +128,27 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
         saves=[
             {"name": "t", "game": "othello", "moves": 3, "saved_by": "Ann", "saved_at": 1_790_000}
         ],
+    ),
+    m.MyGamesReply(
+        id=21,
+        playing=[{"room": ROOM, "ref": ROOM, "game": "tribolo", "seats": ["blue"]}],
+        finished=[{"record": "k7Hq2mXa.61", "game": "tribolo", "rated": True, "seats": []}],
+    ),
+    m.LeaderboardReply(
+        id=22,
+        game="numlo",
+        players=[{"rank": 1, "player": "computer:expert", "name": "computer, level expert"}],
+    ),
+    m.ReplayReply(
+        id=23,
+        game="othello",
+        seats=["black", "white"],
+        names=["Ann", "computer (hard)"],
+        frames=[{"ply": 0, "move": None, "state": AFTER_MOVE, "evaluation": [500, 500]}],
+        evaluator="hard",
+        worst=[{"ply": 3, "colour": "black", "loss": 250}],
+        result={"winners": ["white"], "scores": [20, 44]},
+        seat_changes=[],
     ),
     m.Error(
         id=5,
