@@ -35,7 +35,8 @@ def read_key(typed: str) -> str | None:
 
 
 def player_id(key: str) -> str:
-    """The public id of the player who holds `key` (as `read_key` writes it)."""
+    """The public id of the player who holds `key`, however it is written."""
+    key = read_key(key) or key
     digest = int.from_bytes(hashlib.sha256(f"parlour player {key}".encode()).digest(), "big")
     symbols = "".join(ALPHABET[(digest >> (5 * place)) & 31] for place in range(ID_SYMBOLS))
     return ID_PREFIX + symbols.lower()

@@ -37,6 +37,7 @@ from parlour.protocol.wire import Frame
 from .addresses import TRUSTED_PROXIES, Network, client_address, networks
 from .answers import Outbox
 from .archive import ArchiveAsk, RemoteArchive, answer_remotely
+from .known import ReplayAsked
 from .lobby import BotTurn, Limits, Lobby, SuggestionAsked
 from .metrics import Metrics
 from .records import RecordError, restore_room, room_record
@@ -133,12 +134,10 @@ class ParlourServer:
         StoreError if the data directory holds a database this server cannot use.
         """
         config = self.config
-        if config.data_dir is not None:
-            self.store = Store(config.data_dir / STORE_FILE)
-            self._restore(self.store)
-        else:
-            self.store = Store(MEMORY)
+        self.store = Store(MEMORY if config.data_dir is None else config.data_dir / STORE_FILE)
         self.lobby.archive = self.store
+        if config.data_dir is not None:
+            self._restore(self.store)
         try:
             await self._start_serving()
         except BaseException:
@@ -358,7 +357,13 @@ class ParlourServer:
         """Start what the lobby asked for: bots' searches, suggestions, database questions."""
         for ask in self.lobby.archive_asks():
             self._spawn(self._ask_archive(ask))
+        for replay in self.lobby.replays_asked():
+            self._spawn(self._build_replay(replay))
         self._schedule_bots()
+
+    async def _build_replay(self, asked: ReplayAsked) -> None:
+        """Build a replay in a thread, so rooms go on moving meanwhile, and send it."""
+        self._send(await asyncio.to_thread(asked.answer))
 
     async def _ask_archive(self, ask: ArchiveAsk) -> None:
         """Put a question to the remote archive and hand its answer to the lobby."""

@@ -5,10 +5,13 @@ A server with its database at hand (SQLite) answers at once; a cluster node asks
 over the network and hands the answer back to the lobby when it comes.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .ratings import Rating
 from .room import ConnId
+from .scores import Result
 from .store import Save, SetInitials
 
 
@@ -20,6 +23,7 @@ class ScoreCardQuery:
 
 @dataclass(frozen=True, slots=True)
 class SavesQuery:
+    owner: str
     game: str | None
 
 
@@ -31,31 +35,83 @@ class PutSave:
 
 @dataclass(frozen=True, slots=True)
 class GetSave:
+    owner: str
     name: str
 
 
-Query = ScoreCardQuery | SavesQuery | PutSave | GetSave | SetInitials
+@dataclass(frozen=True, slots=True)
+class ClaimName:
+    """A hello: may `player` (None for a guest) go by `name`?"""
+
+    player: str | None
+    name: str
+    key_sent: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RatingsQuery:
+    """The ratings of a room's holders, to show with its seats."""
+
+    game: str
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RateGame:
+    """A finished rated game, to rate once."""
+
+    result: Result
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardQuery:
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedQuery:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class RecordQuery:
+    record: str
+
+
+KeepingQuery = ScoreCardQuery | SavesQuery | PutSave | GetSave | SetInitials
+"""Questions about score cards and saved games (`Keeping`)."""
+KnownQuery = ClaimName | RatingsQuery | RateGame | LeaderboardQuery | FinishedQuery | RecordQuery
+"""Questions about known players (`Known`)."""
+Query = KeepingQuery | KnownQuery
 
 
 @dataclass(frozen=True, slots=True)
 class ArchiveAsk:
     """A request waiting for the database's answer to `query`."""
 
-    conn: ConnId
+    conn: ConnId | None
+    """Who asked; None for the server's own questions (ratings to show, a game to rate)."""
     request: str | int | None
     query: Query
     room: str | None = None
-    """For a saved game to load: the room it goes into."""
+    """For a saved game to load: the room it goes into; for ratings, the room they are
+    for."""
 
 
 class Archive(Protocol):
-    """Where score cards are read and games are saved, at hand: SQLite."""
+    """Where score cards, players and ratings are read and games are saved, at hand: SQLite."""
 
     def score_card(self, game: str, preset: str | None) -> dict[str, Any]: ...
     def put_save(self, save: Save, *, replace: bool) -> bool: ...
-    def get_save(self, name: str) -> tuple[str, str] | None: ...
-    def list_saves(self, game: str | None) -> list[dict[str, Any]]: ...
+    def get_save(self, owner: str, name: str) -> tuple[str, str] | None: ...
+    def list_saves(self, owner: str, game: str | None) -> list[dict[str, Any]]: ...
     def set_initials(self, asked: SetInitials) -> bool: ...
+    def claim_name(self, player: str | None, name: str) -> bool | None: ...
+    def ratings(self, game: str, players: Iterable[str]) -> dict[str, Rating]: ...
+    def rate(self, result: Result) -> dict[str, dict[str, int]]: ...
+    def leaderboard(self, game: str) -> list[dict[str, Any]]: ...
+    def finished_games(self, player: str) -> list[dict[str, Any]]: ...
+    def record(self, record: str) -> str | None: ...
 
 
 class RemoteArchive(Protocol):
@@ -63,9 +119,16 @@ class RemoteArchive(Protocol):
 
     async def score_card(self, game: str, preset: str | None) -> dict[str, Any]: ...
     async def put_save(self, save: Save, *, replace: bool) -> bool: ...
-    async def get_save(self, name: str) -> tuple[str, str] | None: ...
-    async def list_saves(self, game: str | None) -> list[dict[str, Any]]: ...
+    async def get_save(self, owner: str, name: str) -> tuple[str, str] | None: ...
+    async def list_saves(self, owner: str, game: str | None) -> list[dict[str, Any]]: ...
     async def set_initials(self, asked: SetInitials) -> bool: ...
+    async def claim_name(self, player: str | None, name: str) -> bool | None: ...
+    async def ratings(self, game: str, players: Iterable[str]) -> dict[str, Rating]: ...
+    async def rate(self, result: Result) -> dict[str, dict[str, int]]: ...
+    async def leaderboard(self, game: str) -> list[dict[str, Any]]: ...
+    async def finished_games(self, player: str) -> list[dict[str, Any]]: ...
+    async def playing(self, player: str) -> list[dict[str, Any]]: ...
+    async def record(self, record: str) -> str | None: ...
 
 
 def answer(archive: Archive, query: Query) -> Any:
@@ -74,13 +137,25 @@ def answer(archive: Archive, query: Query) -> Any:
         case ScoreCardQuery():
             return archive.score_card(query.game, query.preset)
         case SavesQuery():
-            return archive.list_saves(query.game)
+            return archive.list_saves(query.owner, query.game)
         case PutSave():
             return archive.put_save(query.save, replace=query.replace)
         case GetSave():
-            return archive.get_save(query.name)
+            return archive.get_save(query.owner, query.name)
         case SetInitials():
             return archive.set_initials(query)
+        case ClaimName():
+            return archive.claim_name(query.player, query.name)
+        case RatingsQuery():
+            return archive.ratings(query.game, query.players)
+        case RateGame():
+            return archive.rate(query.result)
+        case LeaderboardQuery():
+            return archive.leaderboard(query.game)
+        case FinishedQuery():
+            return {"finished": archive.finished_games(query.player), "playing": None}
+        case RecordQuery():
+            return archive.record(query.record)
 
 
 async def answer_remotely(archive: RemoteArchive, query: Query) -> Any:
@@ -89,10 +164,23 @@ async def answer_remotely(archive: RemoteArchive, query: Query) -> Any:
         case ScoreCardQuery():
             return await archive.score_card(query.game, query.preset)
         case SavesQuery():
-            return await archive.list_saves(query.game)
+            return await archive.list_saves(query.owner, query.game)
         case PutSave():
             return await archive.put_save(query.save, replace=query.replace)
         case GetSave():
-            return await archive.get_save(query.name)
+            return await archive.get_save(query.owner, query.name)
         case SetInitials():
             return await archive.set_initials(query)
+        case ClaimName():
+            return await archive.claim_name(query.player, query.name)
+        case RatingsQuery():
+            return await archive.ratings(query.game, query.players)
+        case RateGame():
+            return await archive.rate(query.result)
+        case LeaderboardQuery():
+            return await archive.leaderboard(query.game)
+        case FinishedQuery():
+            finished = await archive.finished_games(query.player)
+            return {"finished": finished, "playing": await archive.playing(query.player)}
+        case RecordQuery():
+            return await archive.record(query.record)

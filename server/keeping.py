@@ -19,8 +19,9 @@ from .archive import (
     Archive,
     ArchiveAsk,
     GetSave,
+    KeepingQuery,
+    KnownQuery,
     PutSave,
-    Query,
     SavesQuery,
     ScoreCardQuery,
     answer,
@@ -43,6 +44,12 @@ class Keeping:
     archive: Archive | None
     _changed: set[str]
     _archive_asks: list[ArchiveAsk]
+    owner_of_saves: Callable[[ConnId], str]
+    """Whose saved games a connection sees (`Known`)."""
+    _known_archived: Callable[
+        [ConnId | None, str | int | None, KnownQuery, str | None], Callable[[Any], Outbox]
+    ]
+    """What to do with the answer to a question about known players (`Known`)."""
 
     @property
     def proposal_seconds(self) -> float:
@@ -53,6 +60,16 @@ class Keeping:
 
     def _broadcast_view(self, room: Room, but: ConnId | None = None) -> Outbox:
         raise NotImplementedError
+
+    def _helped(self, room: Room, seat: Seat, what: str) -> Outbox:
+        """A person asked the computer for help (`what`): the game is friendly from now,
+        and the room is told if it was rated until now."""
+        counted = room.why_unrated() is None
+        room.friendly(f"{seat.name or seat.colour} asked for {what}")
+        if not counted or room.why_unrated() is None:
+            return []
+        self._changed.add(room.id)
+        return self._broadcast_view(room)
 
     # Taking back, starting again, and agreeing to it.
 
@@ -196,6 +213,7 @@ class Keeping:
     ) -> None:
         if kind == "undo":
             manage.rewind(room, keep)
+            room.friendly("a move was taken back")
             return
         manage.restart(room, board)
         if call is not None:
@@ -246,7 +264,8 @@ class Keeping:
         return self._ask(ArchiveAsk(conn, message.id, ScoreCardQuery(game.name, message.preset)))
 
     def _list_saves(self, conn: ConnId, message: m.ListSaves) -> Outbox:
-        return self._ask(ArchiveAsk(conn, message.id, SavesQuery(message.game)))
+        query = SavesQuery(self.owner_of_saves(conn), message.game)
+        return self._ask(ArchiveAsk(conn, message.id, query))
 
     # Questions for the database.
 
@@ -266,17 +285,27 @@ class Keeping:
         """The answer to the request that asked, now that the database has answered."""
         conn, request, query = ask.conn, ask.request, ask.query
         try:
+            if isinstance(query, KnownQuery):
+                return self._known_archived(conn, request, query, ask.room)(found)
+            assert conn is not None
             return self._archived(conn, request, query, ask.room, found)
         except ProtocolError as error:
-            return [(conn, m.Error.from_exception(error, request))]
+            return [] if conn is None else [(conn, m.Error.from_exception(error, request))]
 
     def archive_failed(self, ask: ArchiveAsk) -> Outbox:
         """The database could not be asked: the request may be sent again."""
+        if ask.conn is None:
+            return []
         error = refuse(ErrorCode.UNAVAILABLE, "the game records cannot be reached; try again soon")
         return [(ask.conn, m.Error.from_exception(error, ask.request))]
 
     def _archived(
-        self, conn: ConnId, request: str | int | None, query: Query, room: str | None, found: Any
+        self,
+        conn: ConnId,
+        request: str | int | None,
+        query: KeepingQuery,
+        room: str | None,
+        found: Any,
     ) -> Outbox:
         match query:
             case ScoreCardQuery():
@@ -325,6 +354,7 @@ class Keeping:
             text=game_file_of(room).text(),
             moves=len(room.moves),
             saved_by=self.names[conn],
+            owner=self.owner_of_saves(conn),
         )
         return self._ask(ArchiveAsk(conn, message.id, PutSave(save, message.replace)))
 
@@ -333,7 +363,8 @@ class Keeping:
         room = self._loadable(conn, message.room)
         if isinstance(message, m.ImportGame):
             return self._load_text(conn, message.id, room, message.text)
-        return self._ask(ArchiveAsk(conn, message.id, GetSave(message.name), room=message.room))
+        asked = GetSave(self.owner_of_saves(conn), message.name)
+        return self._ask(ArchiveAsk(conn, message.id, asked, room=message.room))
 
     def _loadable(self, conn: ConnId, ref: str) -> Room:
         """The room, if a game may be loaded into it now: as Tribolo's Load, only at the start

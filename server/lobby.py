@@ -5,13 +5,13 @@ answers with an outbox: the messages to send, to whom. It never awaits; the serv
 feeds it requests, disconnects, clock ticks and bots' moves, and sends what it returns.
 """
 
+import dataclasses
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from parlour import __version__
 from parlour.bots import default_level, levels_for
 from parlour.protocol import ErrorCode, ProtocolError
 from parlour.protocol import messages as m
@@ -24,6 +24,8 @@ from .answers import Outbox, refuse, running
 from .archive import Archive, ArchiveAsk
 from .guesses import GUESS_LIMIT, GUESS_WINDOW, GuessLimit
 from .keeping import Keeping
+from .known import Known, ReplayAsked
+from .manage import game_file_of
 from .room import ConnId, Holder, LeftSeats, Room, Seat, Status
 from .scores import Result, result_of
 
@@ -102,7 +104,7 @@ class Limits:
 
 
 @dataclass
-class Lobby(Keeping):
+class Lobby(Keeping, Known):
     """The server's rooms, and the rules of who may do what in them."""
 
     clock: Callable[[], float]
@@ -117,6 +119,9 @@ class Lobby(Keeping):
     rooms: dict[str, Room] = field(default_factory=dict)
     codes: dict[str, Room] = field(default_factory=dict)
     names: dict[ConnId, str] = field(default_factory=dict)
+    """Each welcomed connection's name."""
+    players: dict[ConnId, str] = field(default_factory=dict)
+    """The player id each connection's key proved, for those that sent one."""
     entered: dict[ConnId, set[str]] = field(default_factory=dict)
     """The rooms each connection has come into: all a disconnect need look at."""
     _changed: set[str] = field(default_factory=set, repr=False)
@@ -132,6 +137,7 @@ class Lobby(Keeping):
     through `archive_asks`."""
     _archive_asks: list[ArchiveAsk] = field(default_factory=list, repr=False)
     _asked: list[SuggestionAsked] = field(default_factory=list, repr=False)
+    _replays: list[ReplayAsked] = field(default_factory=list, repr=False)
     suggesting: set[ConnId] = field(default_factory=set)
     """Connections with a suggestion being searched: one each at a time."""
     _reseated: set[tuple[str, str]] = field(default_factory=set, repr=False)
@@ -150,6 +156,8 @@ class Lobby(Keeping):
     def handle(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
         """Act on one valid request; a refusal is an `error` to the sender and changes nothing."""
         try:
+            if conn not in self.names and not isinstance(message, m.Hello):
+                raise refuse(ErrorCode.BUSY, "wait for the welcome before asking anything else")
             return self._dispatch(conn, message)
         except ProtocolError as error:
             return [(conn, m.Error.from_exception(error, message.id))]
@@ -205,20 +213,14 @@ class Lobby(Keeping):
                 return self._save_game(conn, message)
             case m.ListSaves():
                 return self._list_saves(conn, message)
+            case m.MyGames():
+                return self._my_games(conn, message)
+            case m.Leaderboard():
+                return self._leaderboard(conn, message)
+            case m.Replay():
+                return self._replay(conn, message)
 
     # Connections.
-
-    def _hello(self, conn: ConnId, message: m.Hello) -> Outbox:
-        self.names[conn] = message.name
-        games = [
-            game.describe()
-            | {"levels": list(levels_for(name)), "default_level": default_level(name)}
-            for name, game in GAMES.items()
-        ]
-        welcome = m.Welcome(
-            id=message.id, version=m.PROTOCOL_VERSION, server=f"parlour {__version__}", games=games
-        )
-        return [(conn, welcome)]
 
     def connect(self, conn: ConnId, address: str) -> None:
         """A connection of this server opened, from the client address `address`."""
@@ -227,6 +229,7 @@ class Lobby(Keeping):
     def disconnect(self, conn: ConnId) -> Outbox:
         """A connection is gone: its seats wait for their tokens, its rooms are told."""
         self.names.pop(conn, None)
+        self.players.pop(conn, None)
         self.addresses.pop(conn, None)
         self.suggesting.discard(conn)
         outbox: Outbox = []
@@ -298,16 +301,19 @@ class Lobby(Keeping):
             position=message.position,
             left_seats=LeftSeats(message.left_seats),
             moved_at=int(self.wall()),
+            rated=message.rated,
         )
         self._register(room)
         self._unsaved.add(room.id)
         seat = room.seat_named(message.seat) if message.seat else None
         if seat is not None:
-            seat.seat_human(self.names[conn], room.host_token, conn)
+            name = self.names[conn]
+            seat.seat_human(name, room.host_token, conn, self.player_of(conn, name))
         else:
             room.spectators.add(conn)
         self._enter(room, conn)
-        return [(conn, self._joined(room, conn, message.id, room.host_token, seat))]
+        shown = self._show_ratings(room)
+        return [(conn, self._joined(room, conn, message.id, room.host_token, seat)), *shown]
 
     @staticmethod
     def _game(name: str) -> Game[Any]:
@@ -353,6 +359,7 @@ class Lobby(Keeping):
         for room in rooms:
             self._register(room)
             self._changed.add(room.id)
+            self._show_ratings(room)
 
     def release(self, room_id: str) -> None:
         """Forget a room that another server keeps now; unlike closing it, nothing is told
@@ -463,6 +470,9 @@ class Lobby(Keeping):
             seat = room.seat_named(message.seat)
             if seat is None:
                 raise self._no_such_seat(room.game.title, message.seat, room.game.seats)
+            mine = seat.player is not None and seat.player == self.players.get(conn)
+            if mine and seat.token is not None:
+                return self._rejoin(room, conn, dataclasses.replace(message, token=seat.token))
             if seat.holder is not Holder.OPEN:
                 raise refuse(ErrorCode.SEAT_TAKEN, f"{seat.colour} is taken")
         else:
@@ -470,11 +480,13 @@ class Lobby(Keeping):
             if seat is None:
                 raise refuse(ErrorCode.ROOM_FULL, "every seat in this room is taken")
         token = self._token_for(room, conn)
-        seat.seat_human(message.name or self.names[conn], token, conn)
+        name = message.name or self.names[conn]
+        seat.seat_human(name, token, conn, self.player_of(conn, name))
         room.spectators.discard(conn)
         self._enter(room, conn)
+        shown = self._show_ratings(room)
         joined = self._joined(room, conn, message.id, token, seat)
-        return [(conn, joined), *self._seat_changed(room, seat, conn, but=conn)]
+        return [(conn, joined), *self._seat_changed(room, seat, conn, but=conn), *shown]
 
     def _token_for(self, room: Room, conn: ConnId) -> str:
         """The token for a seat `conn` takes: the one it already has in the room (the host's,
@@ -496,6 +508,7 @@ class Lobby(Keeping):
             # One person's seat takes the name they come back under; where people share
             # a screen, each seat keeps its person's name.
             seats[0].name = message.name or self.names[conn]
+            seats[0].player = self.player_of(conn, seats[0].name)
         for seat in seats:
             if seat.conn is not None and seat.conn != conn:
                 room.spectators.add(seat.conn)
@@ -559,6 +572,7 @@ class Lobby(Keeping):
                     room.record_seat_change(seat)
         else:
             self._start(room, conn, message.call)
+        outbox += self._show_ratings(room)
         return [*outbox, *self._broadcast_view(room)]
 
     def _change_seat(self, conn: ConnId, message: m.SetSeat) -> Outbox:
@@ -587,7 +601,9 @@ class Lobby(Keeping):
                 seat.take_back()
             else:
                 name = message.name or self.names[conn]
-                seat.seat_human(name, self._token_for(room, conn), conn)
+                seat.seat_human(
+                    name, self._token_for(room, conn), conn, self.player_of(conn, name)
+                )
                 room.spectators.discard(conn)
                 self._enter(room, conn)
         else:
@@ -597,7 +613,8 @@ class Lobby(Keeping):
         done: Outbox = [(conn, m.Ok(id=message.id))]
         if seat.describe() == before:
             return done
-        return [*done, *self._seat_changed(room, seat, conn)]
+        shown = self._show_ratings(room)
+        return [*done, *self._seat_changed(room, seat, conn), *shown]
 
     @staticmethod
     def _to_computer(room: Room, seat: Seat, level: str, *, own: bool) -> None:
@@ -735,9 +752,11 @@ class Lobby(Keeping):
         room.moves.append(played)
         room.undone = 0
         room.moved_at = int(self.wall())
+        result = None
         if after.is_over:
             room.status = Status.FINISHED
-            self._results.append(result_of(room))
+            result = result_of(room, game_file_of(room).text())
+            self._results.append(result)
         passed = [room.seats[index].colour for index in after.passed]
         self._changed.add(room.id)
         self._unsaved.add(room.id)
@@ -756,13 +775,19 @@ class Lobby(Keeping):
                     state=room.observation(seen_by) or {},
                 )
             outbox.append((member, updates[viewpoint]))
+        if result is not None:
+            outbox += self._rate(room, result)
         return outbox
 
+    def _room_changed(self, room: Room) -> None:
+        self._unsaved.add(room.id)
+
     def _hint(self, conn: ConnId, message: m.Hint) -> Outbox:
-        _, _, state = self._own_turn(conn, message.room, "hints")
+        room, seat, state = self._own_turn(conn, message.room, "hints")
         moves = state.legal_moves() if message.kind == "possible" else state.best_moves()
         texts = [state.format_move(move) for move in moves]
-        return [(conn, m.HintReply(id=message.id, kind=message.kind, moves=texts))]
+        reply = m.HintReply(id=message.id, kind=message.kind, moves=texts)
+        return [(conn, reply), *self._helped(room, seat, "a hint")]
 
     def _own_turn(self, conn: ConnId, ref: str, what: str) -> tuple[Room, Seat, State[Any]]:
         """The room, seat and state where it is `conn`'s turn; else the error that says why."""
@@ -802,7 +827,7 @@ class Lobby(Keeping):
             self.clock(),
         )
         self._asked.append(asked)
-        return []
+        return self._helped(room, seat, "a suggestion")
 
     def suggestions_asked(self) -> list[SuggestionAsked]:
         """Every suggestion asked for since the last call, for the shell to search."""

@@ -91,6 +91,7 @@ def load(room: Room, loaded: GameFile) -> None:
     room.undone = 0
     room.seats_at_start = loaded.tags.get("Seats") or room.holders_text()
     room.seat_log = list(loaded.seat_changes)
+    room.unrated_by = "the game was loaded"
     room.version += 1
 
 

@@ -47,6 +47,9 @@ def room_record(room: Room) -> dict[str, Any]:
         "first_by_coin": room.first_by_coin,
         "coin": None if room.coin is None else room.coin.describe(),
         "seat_log": [[change.after, change.colour, change.holder] for change in room.seat_log],
+        "rated": room.rated,
+        "unrated_by": room.unrated_by,
+        "rating_changes": room.rating_changes,
         "seats": [
             {
                 "colour": seat.colour,
@@ -54,6 +57,7 @@ def room_record(room: Room) -> dict[str, Any]:
                 "name": seat.name,
                 "token": seat.token,
                 "level": seat.level,
+                "player": seat.player,
             }
             for seat in room.seats
         ],
@@ -132,7 +136,21 @@ def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
         empty_since=now,
         dormant=bool(record.get("dormant", False)),
         moved_at=int(record.get("moved_at", wall)),
+        rated=bool(record.get("rated", True)),
+        unrated_by=_optional_text(record.get("unrated_by")),
+        rating_changes=_rating_changes(record.get("rating_changes")),
     )
+
+
+def _rating_changes(value: Any) -> dict[str, dict[str, int]] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise RecordError("the rating changes are not a map")
+    return {
+        str(colour): {"before": int(change["before"]), "after": int(change["after"])}
+        for colour, change in value.items()
+    }
 
 
 def _coin(value: Any) -> CoinToss | None:
@@ -155,6 +173,7 @@ def _seat(entry: dict[str, Any], now: float) -> Seat:
         name=entry["name"],
         token=entry["token"],
         level=entry["level"],
+        player=_optional_text(entry.get("player")),
     )
     if holder is Holder.HUMAN:
         seat.dropped_at = now

@@ -7,6 +7,8 @@ from typing import Any
 from parlour.rules import Game, State
 from parlour.rules.gamefile import SeatChange
 
+from .ratings import computer_player
+
 ConnId = int
 """The server's number for one WebSocket connection."""
 
@@ -55,6 +57,11 @@ class Seat:
     changes: int = 0
     """Counts every change of the seat's holder or level: a bot's search for it begun
     before the last change is not played."""
+    player: str | None = None
+    """The id of the player whose key holds the seat (protocol.md, 2.10); None for a
+    guest or a computer."""
+    rating: dict[str, Any] | None = field(default=None, compare=False)
+    """The holder's rating for the room's game as last read, shown with the seat."""
 
     @property
     def plays_as_bot(self) -> bool:
@@ -75,7 +82,22 @@ class Seat:
                 holder |= {"name": self.name, "connected": self.conn is not None}
         elif self.holder is Holder.STANDIN:
             holder |= {"name": self.name, "level": self.level}
-        return {"colour": self.colour, "holder": holder}
+        if self.player is not None and self.holder is not Holder.OPEN:
+            holder["player"] = self.player
+        described: dict[str, Any] = {"colour": self.colour, "holder": holder}
+        if self.rating is not None and self.holder is not Holder.OPEN:
+            described["rating"] = self.rating
+        return described
+
+    @property
+    def rated_as(self) -> str | None:
+        """Whom the seat's games rate: its player, or the computer level playing it alone;
+        None for a guest, an open seat or a stand-in."""
+        if self.holder is Holder.HUMAN:
+            return self.player
+        if self.holder is Holder.BOT and not self.belongs_to_person and self.level:
+            return computer_player(self.level)
+        return None
 
     def holder_text(self) -> str:
         """Who holds the seat, as a game file's `Seats` tag and seat lines write it."""
@@ -86,17 +108,19 @@ class Seat:
             return f"{playing} for {self.name}" if self.belongs_to_person else playing
         return "open"
 
-    def seat_human(self, name: str, token: str, conn: ConnId) -> None:
+    def seat_human(self, name: str, token: str, conn: ConnId, player: str | None = None) -> None:
         self.holder, self.name, self.token, self.conn = Holder.HUMAN, name, token, conn
         self.level = self.dropped_at = None
+        self.player, self.rating = player, None
 
     def seat_bot(self, level: str) -> None:
         self.holder, self.level = Holder.BOT, level
-        self.name = self.token = self.conn = self.dropped_at = None
+        self.name = self.token = self.conn = self.dropped_at = self.player = self.rating = None
 
     def open(self) -> None:
         self.holder = Holder.OPEN
         self.name = self.token = self.conn = self.level = self.dropped_at = None
+        self.player = self.rating = None
 
     def hand_to_computer(self, level: str) -> None:
         """The computer plays the seat for its person from now, until they take it back."""
@@ -192,6 +216,12 @@ class Room:
     kept for its people to come back to."""
     moved_at: int = 0
     """When the last move was made, or the room created before any, in Unix seconds."""
+    rated: bool = True
+    """Whether the room's games may be rated (protocol.md, 2.10)."""
+    unrated_by: str | None = None
+    """What made this game friendly: a hint asked for, an undo, a game loaded."""
+    rating_changes: dict[str, dict[str, int]] | None = None
+    """After a rated game ends and its ratings are kept: each colour's before and after."""
     _observed: tuple[State[Any] | None, dict[int | None, dict[str, Any]]] = field(
         default_factory=lambda: (None, {}), repr=False, compare=False
     )
@@ -237,8 +267,40 @@ class Room:
             self.seat_log.append(SeatChange(len(self.moves), seat.colour, seat.holder_text()))
             self.changed_hands.add(seat.colour)
 
+    def why_unrated(self) -> str | None:
+        """Why this game does not count for ratings, in words; None if it does (the rules
+        of protocol.md 2.10)."""
+        if not self.rated:
+            return "the room is not rated"
+        if self.position is not None:
+            return "the game began from a position of its own"
+        if self.unrated_by is not None:
+            return self.unrated_by
+        for seat in self.seats:
+            if seat.colour in self.stood_in:
+                return f"the computer stood in for {seat.name or seat.colour}"
+            if seat.colour in self.changed_hands:
+                return f"{seat.colour}'s seat changed hands"
+        people = [seat for seat in self.seats if seat.belongs_to_person]
+        if not people:
+            return "no person plays"
+        for seat in people:
+            if seat.player is None:
+                return f"{seat.name} plays as a guest"
+        players = [seat.player for seat in people]
+        if len(set(players)) < len(players):
+            return "one player holds two seats"
+        return None
+
+    def friendly(self, reason: str) -> None:
+        """The game stops counting for ratings, for `reason` (the first one is kept)."""
+        if self.status is Status.PLAYING and self.unrated_by is None:
+            self.unrated_by = reason
+
     def begin_record(self) -> None:
         """A new game's record: the seats as they are, nothing changed yet."""
+        self.unrated_by = None
+        self.rating_changes = None
         self.seats_at_start = self.holders_text()
         self.seat_log = []
         self.changed_hands = {seat.colour for seat in self.seats if seat.holder is Holder.STANDIN}
@@ -292,6 +354,9 @@ class Room:
             "state": self.observation(seat),
             "you": seat.colour if seat else None,
             "yours": [each.colour for each in owned],
+            "rated": self.why_unrated() is None,
+            "unrated": self.why_unrated(),
+            "rating_changes": self.rating_changes,
         }
 
     def viewpoint(self, seat: Seat | None) -> int | None:

@@ -32,6 +32,10 @@ class SeatResult:
     outcome: str
     """`win`, `loss` or `tie`."""
     score: int
+    player_id: str | None = None
+    """The id of the player whose key held the seat from start to end, if one did."""
+    rated_as: str | None = None
+    """Whom a rated game rates for this seat: its player, or its computer level."""
 
     @property
     def player(self) -> str | None:
@@ -58,6 +62,22 @@ class Result:
     """Whether any seat changed hands during the game."""
     version: int = 0
     """The room's version when the game ended: with the room, it names this game."""
+    record: str = ""
+    """The game as a game file, for replays."""
+    rated: bool = False
+    """Whether the game counts for ratings (protocol.md, 2.10)."""
+    winners: tuple[int, ...] = ()
+    """The winning seats' indexes."""
+
+    @property
+    def record_id(self) -> str:
+        """The name `replay` finds this game by."""
+        return record_id(self.room, self.version)
+
+
+def record_id(room: str, version: int) -> str:
+    """A finished game's name: its room and the version it ended at."""
+    return f"{room}.{version}"
 
 
 def preset_of(options: dict[str, Any], position: str | None = None) -> str:
@@ -69,8 +89,8 @@ def preset_of(options: dict[str, Any], position: str | None = None) -> str:
     return str(board) if isinstance(board, str) and board != "random" else STANDARD
 
 
-def result_of(room: Room) -> Result:
-    """The result of `room`'s finished game."""
+def result_of(room: Room, record: str = "") -> Result:
+    """The result of `room`'s finished game, whose game file is `record`."""
     state = room.state
     assert state is not None and state.is_over
     winners = state.winners()
@@ -88,6 +108,8 @@ def result_of(room: Room) -> Result:
                 level=None if changed or person else seat.level,
                 outcome=outcome,
                 score=scores[index],
+                player_id=seat.player if person else None,
+                rated_as=None if changed else seat.rated_as,
             )
         )
     return Result(
@@ -100,6 +122,9 @@ def result_of(room: Room) -> Result:
         changed_hands=bool(room.changed_hands),
         seats=tuple(seats),
         version=room.version,
+        record=record,
+        rated=room.why_unrated() is None,
+        winners=tuple(winners),
     )
 
 

@@ -13,12 +13,14 @@ import json
 import logging
 import sqlite3
 import time
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from .scores import CHANGED, Result, best_of
+from .ratings import COMPUTER, NEW, Rating, is_computer, ranks_of, rate_players
+from .scores import CHANGED, Result, best_of, record_id
 
 log = logging.getLogger("parlour.server")
 
@@ -49,9 +51,37 @@ MIGRATIONS: Final = (
         " moves INTEGER NOT NULL, saved_by TEXT NOT NULL, saved_at REAL NOT NULL)",
     ),
     ("ALTER TABLE result_seats ADD COLUMN initials TEXT",),
+    (
+        "CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL,"
+        " folded TEXT NOT NULL UNIQUE, created REAL NOT NULL, seen REAL NOT NULL)",
+        "CREATE TABLE ratings (game TEXT NOT NULL, player TEXT NOT NULL, mu REAL NOT NULL,"
+        " sigma REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (game, player))",
+        "CREATE TABLE rated (room TEXT NOT NULL, version INTEGER NOT NULL,"
+        " colour TEXT NOT NULL, player TEXT NOT NULL, before INTEGER NOT NULL,"
+        " after INTEGER NOT NULL, PRIMARY KEY (room, version, colour))",
+        "ALTER TABLE results ADD COLUMN version INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE results ADD COLUMN record TEXT",
+        "ALTER TABLE result_seats ADD COLUMN player TEXT",
+        "CREATE INDEX result_seats_by_player ON result_seats (player)",
+        "CREATE INDEX results_by_room ON results (room, version)",
+        "CREATE TABLE saves_by_owner (owner TEXT NOT NULL, name TEXT NOT NULL,"
+        " game TEXT NOT NULL, text TEXT NOT NULL, moves INTEGER NOT NULL,"
+        " saved_by TEXT NOT NULL, saved_at REAL NOT NULL, PRIMARY KEY (owner, name))",
+        "INSERT INTO saves_by_owner SELECT '', name, game, text, moves, saved_by, saved_at"
+        " FROM saves",
+        "DROP TABLE saves",
+        "ALTER TABLE saves_by_owner RENAME TO saves",
+    ),
 )
 """Each entry's statements take the schema from the version of its index to the next."""
 SCHEMA_VERSION: Final = len(MIGRATIONS)
+GUESTS: Final = ""
+"""The owner of saved games made without a player key: every guest sees them."""
+MY_GAMES: Final = 100
+"""A player's finished games listed at most, the newest."""
+LEADERS: Final = 50
+COMPUTER_NAMES: Final = ("computer, level", COMPUTER)
+"""How computers' names begin: no player may take one."""
 
 
 class StoreError(Exception):
@@ -68,6 +98,8 @@ class Save:
     text: str
     moves: int
     saved_by: str
+    owner: str = GUESTS
+    """The player id whose saves it is among, or `GUESTS` for the guests' shared ones."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,8 +187,8 @@ class Store:
 
     def _add_result(self, result: Result, now: float) -> None:
         cursor = self._db.execute(
-            "INSERT INTO results (room, game, preset, board, moves, stood_in, finished_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO results (room, game, preset, board, moves, stood_in, finished_at,"
+            " version, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 result.room,
                 result.game,
@@ -165,13 +197,24 @@ class Store:
                 result.moves,
                 int(result.stood_in),
                 now,
+                result.version,
+                result.record,
             ),
         )
         self._db.executemany(
-            "INSERT INTO result_seats (result, colour, kind, name, level, outcome, score)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO result_seats (result, colour, kind, name, level, outcome, score, player)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (cursor.lastrowid, s.colour, s.kind, s.name, s.level, s.outcome, s.score)
+                (
+                    cursor.lastrowid,
+                    s.colour,
+                    s.kind,
+                    s.name,
+                    s.level,
+                    s.outcome,
+                    s.score,
+                    s.player_id,
+                )
                 for s in result.seats
             ],
         )
@@ -192,8 +235,11 @@ class Store:
             f"SELECT s.colour, s.outcome, count(*) {joined} GROUP BY s.colour, s.outcome", args
         ).fetchall()
         by_player = self._db.execute(
-            "SELECT coalesce(s.name, 'computer, level ' || s.level), s.outcome, count(*)"
-            f" {joined} AND s.kind != '{CHANGED}' GROUP BY 1, s.outcome",
+            f"SELECT coalesce(s.player, s.name, '{COMPUTER}' || s.level),"
+            " coalesce(p.name, s.name, 'computer, level ' || s.level), s.player IS NOT NULL,"
+            " s.outcome, count(*) FROM result_seats s JOIN results r ON r.id = s.result"
+            f" LEFT JOIN players p ON p.id = s.player WHERE {where}"
+            f" AND s.kind != '{CHANGED}' GROUP BY 1, s.outcome",
             args,
         ).fetchall()
         best = self._db.execute(
@@ -206,9 +252,12 @@ class Store:
             "stood_in": stood_in,
             "changed_hands": changed_hands,
             "colours": tally(by_colour, "colour"),
-            "players": tally(by_player, "name"),
+            "players": self._player_lines(game, by_player),
             "best": None if best is None else best_of(best[0], best[1], best[2]),
         }
+
+    def _player_lines(self, game: str, rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+        return player_lines(rows, self.ratings(game, {row[0] for row in rows}))
 
     def set_initials(self, asked: SetInitials) -> bool:
         """Keep the initials typed for a board's best score, if it is still the best and
@@ -228,33 +277,194 @@ class Store:
         return True
 
     def put_save(self, save: Save, *, replace: bool) -> bool:
-        """Keep a saved game under its name; False if the name is taken and not to be
-        replaced."""
+        """Keep a saved game under its owner and name; False if the name is taken and not
+        to be replaced."""
         verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
         with self._transaction():
             cursor = self._db.execute(
-                f"{verb} INTO saves (name, game, text, moves, saved_by, saved_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (save.name, save.game, save.text, save.moves, save.saved_by, time.time()),
+                f"{verb} INTO saves (owner, name, game, text, moves, saved_by, saved_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    save.owner,
+                    save.name,
+                    save.game,
+                    save.text,
+                    save.moves,
+                    save.saved_by,
+                    time.time(),
+                ),
             )
         return cursor.rowcount == 1
 
-    def get_save(self, name: str) -> tuple[str, str] | None:
-        """The game and text saved under `name`, if any."""
-        row = self._db.execute("SELECT game, text FROM saves WHERE name = ?", (name,)).fetchone()
+    def get_save(self, owner: str, name: str) -> tuple[str, str] | None:
+        """The game and text `owner` saved under `name`, if any."""
+        row = self._db.execute(
+            "SELECT game, text FROM saves WHERE owner = ? AND name = ?", (owner, name)
+        ).fetchone()
         return None if row is None else (str(row[0]), str(row[1]))
 
-    def list_saves(self, game: str | None) -> list[dict[str, Any]]:
-        """The saved games (of one game, or all), newest first."""
+    def list_saves(self, owner: str, game: str | None) -> list[dict[str, Any]]:
+        """The games `owner` saved (of one game, or all), newest first."""
         rows = self._db.execute(
-            "SELECT name, game, moves, saved_by, saved_at FROM saves"
-            " WHERE ? IS NULL OR game = ? ORDER BY saved_at DESC, name LIMIT ?",
-            (game, game, MAX_LISTED),
+            "SELECT name, game, moves, saved_by, saved_at FROM saves WHERE owner = ?"
+            " AND (? IS NULL OR game = ?) ORDER BY saved_at DESC, name LIMIT ?",
+            (owner, game, game, MAX_LISTED),
         ).fetchall()
         return [
             {"name": name, "game": game, "moves": moves, "saved_by": by, "saved_at": int(at)}
             for name, game, moves, by, at in rows
         ]
+
+    def claim_name(self, player: str | None, name: str) -> bool | None:
+        """Whether `player` (None for a guest) may go by `name`: None if another player holds
+        it; else True for a player the server meets for the first time. A player who may
+        takes the name, giving up the one they had."""
+        folded = fold(name)
+        if folded.startswith(COMPUTER_NAMES):
+            return None
+        with self._transaction():
+            held = self._db.execute(
+                "SELECT id FROM players WHERE folded = ?", (folded,)
+            ).fetchone()
+            if held is not None and held[0] != player:
+                return None
+            if player is None:
+                return False
+            now = time.time()
+            cursor = self._db.execute(
+                "UPDATE players SET name = ?, folded = ?, seen = ? WHERE id = ?",
+                (name, folded, now, player),
+            )
+            if cursor.rowcount:
+                return False
+            self._db.execute(
+                "INSERT INTO players (id, name, folded, created, seen) VALUES (?, ?, ?, ?, ?)",
+                (player, name, folded, now, now),
+            )
+        return True
+
+    def ratings(self, game: str, players: Iterable[str]) -> dict[str, Rating]:
+        """The ratings at `game` of those of `players` who have one."""
+        wanted = list(dict.fromkeys(players))
+        found = {}
+        for at in range(0, len(wanted), 500):
+            chunk = wanted[at : at + 500]
+            marks = ",".join("?" * len(chunk))
+            for player, mu, sigma, games in self._db.execute(
+                "SELECT player, mu, sigma, games FROM ratings WHERE game = ?"
+                f" AND player IN ({marks})",
+                (game, *chunk),
+            ):
+                found[str(player)] = Rating(float(mu), float(sigma), int(games))
+        return found
+
+    def rate(self, result: Result) -> dict[str, dict[str, int]]:
+        """Rate a finished rated game once, however often it is asked: each colour's shown
+        rating before and after."""
+        with self._transaction():
+            kept = self._db.execute(
+                "SELECT colour, before, after FROM rated WHERE room = ? AND version = ?",
+                (result.room, result.version),
+            ).fetchall()
+            if kept:
+                return {str(c): {"before": b, "after": a} for c, b, a in kept}
+            seats = [seat.rated_as or "" for seat in result.seats]
+            before = self.ratings(result.game, seats)
+            ranks = ranks_of([seat.score for seat in result.seats], result.winners)
+            after = rate_players(before, seats, ranks)
+            self._db.executemany(
+                "INSERT OR REPLACE INTO ratings (game, player, mu, sigma, games)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(result.game, p, r.mu, r.sigma, r.games) for p, r in after.items()],
+            )
+            changes = {
+                seat.colour: {
+                    "before": before.get(player, NEW).display,
+                    "after": after[player].display,
+                }
+                for seat, player in zip(result.seats, seats, strict=True)
+            }
+            self._db.executemany(
+                "INSERT INTO rated (room, version, colour, player, before, after)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (result.room, result.version, colour, player, c["before"], c["after"])
+                    for (colour, c), player in zip(changes.items(), seats, strict=True)
+                ],
+            )
+        return changes
+
+    def leaderboard(self, game: str) -> list[dict[str, Any]]:
+        """The best rated players and computer levels at `game`, by conservative rating."""
+        rows = self._db.execute(
+            "SELECT r.player, p.name, r.mu, r.sigma, r.games FROM ratings r"
+            " LEFT JOIN players p ON p.id = r.player WHERE r.game = ?",
+            (game,),
+        ).fetchall()
+        rated = [
+            (str(who), name, Rating(mu, sigma, games)) for who, name, mu, sigma, games in rows
+        ]
+        return leaders(rated)
+
+    def finished_games(self, player: str) -> list[dict[str, Any]]:
+        """`player`'s finished games, newest first, with every seat and its rating change."""
+        results = self._db.execute(
+            "SELECT r.id, r.room, r.version, r.game, r.preset, r.finished_at, r.moves"
+            " FROM results r WHERE r.id IN (SELECT result FROM result_seats WHERE player = ?)"
+            " ORDER BY r.finished_at DESC, r.id DESC LIMIT ?",
+            (player, MY_GAMES),
+        ).fetchall()
+        games = []
+        for number, room, version, game, preset, finished_at, moves in results:
+            changes = {
+                colour: {"before": before, "after": after}
+                for colour, before, after in self._db.execute(
+                    "SELECT colour, before, after FROM rated WHERE room = ? AND version = ?",
+                    (room, version),
+                )
+            }
+            seats = [
+                {
+                    "colour": colour,
+                    "kind": kind,
+                    "name": name,
+                    "player": seat_player,
+                    "level": level,
+                    "outcome": outcome,
+                    "score": score,
+                    "rating": changes.get(colour),
+                }
+                for colour, kind, name, seat_player, level, outcome, score in self._db.execute(
+                    "SELECT s.colour, s.kind, coalesce(p.name, s.name), s.player, s.level,"
+                    " s.outcome, s.score FROM result_seats s LEFT JOIN players p"
+                    " ON p.id = s.player WHERE s.result = ? ORDER BY s.rowid",
+                    (number,),
+                )
+            ]
+            games.append(
+                {
+                    "record": record_id(room, version),
+                    "game": game,
+                    "preset": preset,
+                    "finished_at": int(finished_at),
+                    "moves": moves,
+                    "rated": bool(changes),
+                    "seats": seats,
+                }
+            )
+        return games
+
+    def record(self, record: str) -> str | None:
+        """The game file of the finished game `record` names, if it is kept."""
+        room, _, version = record.rpartition(".")
+        if not version.isdigit():
+            return None
+        row = self._db.execute(
+            "SELECT record FROM results WHERE room = ? AND version = ? AND record IS NOT NULL"
+            " ORDER BY id LIMIT 1",
+            (room, int(version)),
+        ).fetchone()
+        return None if row is None else str(row[0])
 
     def load(self) -> list[Stored]:
         """Every room written and not closed; a row that is not a readable record says so."""
@@ -286,6 +496,57 @@ class Store:
         with contextlib.suppress(sqlite3.Error):
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()
+
+
+def player_lines(
+    rows: Iterable[tuple[Any, ...]], ratings: dict[str, Rating]
+) -> list[dict[str, Any]]:
+    """A score card's line per player from rows of (who, name, keyed, outcome, count):
+    counted by key where a key held the seat, named as the player is named now, with
+    their rating."""
+    rows = list(rows)
+    names = {who: (name, bool(keyed)) for who, name, keyed, _, _ in rows}
+    lines = tally([(who, outcome, count) for who, _, _, outcome, count in rows], "who")
+    for line in lines:
+        who = line.pop("who")
+        name, keyed = names[who]
+        line["name"] = name
+        line["player"] = who if keyed or is_computer(who) else None
+        if who in ratings:
+            line["rating"] = shown(ratings[who])
+    return sorted(lines, key=lambda line: (-line["wins"], line["name"]))
+
+
+def fold(name: str) -> str:
+    """A name as names are compared: `Ann`, `ANN` and its full-width form are one name."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def shown(rating: Rating) -> dict[str, Any]:
+    """A rating as protocol.md 2.10 shows it."""
+    return {"value": rating.display, "provisional": rating.provisional, "games": rating.games}
+
+
+def leaders(rated: Iterable[tuple[str, str | None, Rating]]) -> list[dict[str, Any]]:
+    """A leaderboard of (player, name, rating): the best `LEADERS` by conservative rating."""
+    ordered = sorted(rated, key=lambda each: (-each[2].ordinal, each[0]))[:LEADERS]
+    return [
+        {
+            "rank": rank,
+            "player": player,
+            "name": name or computer_name(player),
+            "computer": is_computer(player),
+            "rating": rating.display,
+            "provisional": rating.provisional,
+            "games": rating.games,
+        }
+        for rank, (player, name, rating) in enumerate(ordered, start=1)
+    ]
+
+
+def computer_name(player: str) -> str:
+    """How a computer level's id reads on a card: `computer, level hard`."""
+    return "computer, level " + player.removeprefix(COMPUTER)
 
 
 def tally(rows: Iterable[tuple[str, str, int]], key: str) -> list[dict[str, Any]]:

@@ -30,6 +30,8 @@ class Request:
     conn: ConnId
     name: str
     wire: Wire
+    player: str = ""
+    """The id the connection's key proved; empty for a guest."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,7 @@ class Attach:
     room: str
     token: str | None
     """The seat (or host) token it held; None for a spectator."""
+    player: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,10 +92,11 @@ def pack(envelope: Envelope) -> bytes:
                 envelope.conn,
                 envelope.name,
                 envelope.wire,
+                envelope.player,
             ]
         case Attach():
             fields = ["a", envelope.edge, envelope.conn, envelope.name, envelope.room]
-            fields.append(envelope.token)
+            fields += [envelope.token, envelope.player]
         case Gone():
             fields = ["g", list(envelope.conns)]
         case Deliver():
@@ -112,11 +116,11 @@ def unpack(data: bytes) -> Envelope:
         kind, *rest = fields
         match kind:
             case "q":
-                edge, seq, conn, name, wire = rest
-                return Request(int(edge), int(seq), int(conn), str(name), dict(wire))
+                edge, seq, conn, name, wire, player = rest
+                return Request(int(edge), int(seq), int(conn), str(name), dict(wire), str(player))
             case "a":
-                edge, conn, name, room, token = rest
-                return Attach(int(edge), int(conn), str(name), str(room), token)
+                edge, conn, name, room, token, player = rest
+                return Attach(int(edge), int(conn), str(name), str(room), token, str(player))
             case "g":
                 (conns,) = rest
                 return Gone(tuple(int(conn) for conn in conns))

@@ -284,7 +284,8 @@ class ClusterNode(Takeover, ParlourServer):
         self._forwarded[seq] = Forwarded(conn, message, room, owner, deadline, moves)
         self.members.asked_node(conn, owner)
         name = self.lobby.names.get(conn, "")
-        request = env.Request(self.node, seq, conn, name, message.to_wire())
+        player = self.lobby.players.get(conn, "")
+        request = env.Request(self.node, seq, conn, name, message.to_wire(), player)
         self._publish(self.channel(owner), request)
         self.cluster_metrics.forwarded.inc()
 
@@ -364,7 +365,7 @@ class ClusterNode(Takeover, ParlourServer):
         if self._owned(ref) is None:
             self._publish(self.channel(request.edge), env.Moved(request.seq))
             return
-        self.lobby.names[request.conn] = request.name
+        self.lobby.know(request.conn, request.name, request.player)
         if not self.available and isinstance(message, ROOM_CHANGES):
             why = "the game records cannot be reached; try again soon"
             outbox: Outbox = [(request.conn, unavailable(message.id, why))]
@@ -379,7 +380,7 @@ class ClusterNode(Takeover, ParlourServer):
         room = self._owned(attach.room)
         if room is None:
             return
-        self.lobby.names[attach.conn] = attach.name
+        self.lobby.know(attach.conn, attach.name, attach.player)
         outbox = self.lobby.handle(attach.conn, _coming_back(room, attach))
         if isinstance(outbox[0][1], m.Error):
             outbox = self.lobby.handle(attach.conn, m.Spectate(room=room.code or room.id))
@@ -429,7 +430,8 @@ class ClusterNode(Takeover, ParlourServer):
     def _attach_one(self, conn: ConnId, room: str, held: Held, node: int) -> None:
         held.at = node
         name = self.lobby.names.get(conn, "")
-        attach = env.Attach(self.node, conn, name, room, held.token)
+        player = self.lobby.players.get(conn, "")
+        attach = env.Attach(self.node, conn, name, room, held.token, player)
         if node == self.node:
             self._attach(attach)
         else:

@@ -14,9 +14,23 @@ from typing import Any, Final
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
+from redis.exceptions import WatchError
 
+from ..known import playing_in
+from ..ratings import NEW, Rating, computer_player, ranks_of, rate_players
 from ..scores import Result, best_of
-from ..store import MAX_LISTED, Save, SetInitials, tally
+from ..store import (
+    COMPUTER_NAMES,
+    GUESTS,
+    MAX_LISTED,
+    MY_GAMES,
+    Save,
+    SetInitials,
+    fold,
+    leaders,
+    player_lines,
+    tally,
+)
 from . import scripts
 
 PREFIX: Final = "parlour:"
@@ -77,6 +91,7 @@ class RedisRecords:
         self._release = redis.register_script(scripts.RELEASE_ROOMS)
         self._put_save = redis.register_script(scripts.PUT_SAVE)
         self._set_initials = redis.register_script(scripts.SET_INITIALS)
+        self._claim_name = redis.register_script(scripts.CLAIM_NAME)
 
     def _key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -191,7 +206,7 @@ class RedisRecords:
         best score by a person."""
         counts = await self.redis.hgetall(self._key("score", game, preset or ALL))
         fields = {_text(key): _text(value) for key, value in counts.items()}
-        colours, players = [], []
+        colours, players, keyed = [], [], []
         for field, value in fields.items():
             kind, _, rest = field.partition(":")
             who, _, outcome = rest.rpartition(":")
@@ -199,6 +214,8 @@ class RedisRecords:
                 colours.append((who, outcome, int(value)))
             elif kind == "p":
                 players.append((who, outcome, int(value)))
+            elif kind == "k":
+                keyed.append((who, outcome, int(value)))
         best = fields.get("best")
         held = json.loads(best) if best else None
         return {
@@ -206,11 +223,26 @@ class RedisRecords:
             "stood_in": int(fields.get("stood_in", 0)),
             "changed_hands": int(fields.get("changed_hands", 0)),
             "colours": tally(colours, "colour"),
-            "players": tally(players, "name"),
+            "players": await self._player_lines(game, players, keyed),
             "best": None
             if held is None
             else best_of(str(held[0]), int(held[1]), held[2] if len(held) > 2 else None),
         }
+
+    async def _player_lines(
+        self, game: str, named: list[tuple[str, str, int]], keyed: list[tuple[str, str, int]]
+    ) -> list[dict[str, Any]]:
+        """As `Store._player_lines`: players by key with the names they have now, guests
+        and computers by name, each with their rating."""
+        names = await self.names([who for who, _, _ in keyed])
+        rows: list[tuple[Any, ...]] = [
+            (who, names.get(who, who), True, o, n) for who, o, n in keyed
+        ]
+        for who, outcome, count in named:
+            computer = who.removeprefix("computer, level ")
+            rated = computer_player(computer) if computer != who else who
+            rows.append((rated, who, False, outcome, count))
+        return player_lines(rows, await self.ratings(game, {row[0] for row in rows}))
 
     async def set_initials(self, asked: SetInitials) -> bool:
         """As `Store.set_initials`."""
@@ -237,24 +269,30 @@ class RedisRecords:
             }
         )
         at = time.time_ns() // 1_000_000
-        args: list[str | int] = [self.prefix, save.name, save.game, entry, at, int(replace)]
+        saves, saved = self._saves_of(save.owner)
+        args: list[str | int] = [saves, saved, save.name, save.game, entry, at, int(replace)]
         return bool(await self._put_save(args=args))
 
-    async def get_save(self, name: str) -> tuple[str, str] | None:
-        found = await self.redis.hget(self._key("saves"), name)
+    def _saves_of(self, owner: str) -> tuple[str, str]:
+        """The keys of an owner's saves and the prefix of their lists by game; the guests'
+        are where saves were kept before players had their own."""
+        mine = f"@{owner}" if owner != GUESTS else ""
+        return self._key(f"saves{mine}"), self._key(f"saved{mine}:")
+
+    async def get_save(self, owner: str, name: str) -> tuple[str, str] | None:
+        found = await self.redis.hget(self._saves_of(owner)[0], name)
         if found is None:
             return None
         entry = json.loads(found)
         return str(entry["game"]), str(entry["text"])
 
-    async def list_saves(self, game: str | None) -> list[dict[str, Any]]:
-        newest = await self.redis.zrange(
-            self._key("saved", game or ALL), 0, MAX_LISTED - 1, desc=True
-        )
+    async def list_saves(self, owner: str, game: str | None) -> list[dict[str, Any]]:
+        saves, saved = self._saves_of(owner)
+        newest = await self.redis.zrange(saved + (game or ALL), 0, MAX_LISTED - 1, desc=True)
         names = [_text(name) for name in newest if isinstance(name, bytes | str)]
         if not names:
             return []
-        entries = await self.redis.hmget(self._key("saves"), names)
+        entries = await self.redis.hmget(saves, names)
         listed = []
         for name, found in zip(names, entries, strict=True):
             if found is None:
@@ -271,6 +309,127 @@ class RedisRecords:
             )
         return listed
 
+    # Players, ratings and finished games.
+
+    async def claim_name(self, player: str | None, name: str) -> bool | None:
+        """As `Store.claim_name`."""
+        folded = fold(name)
+        if folded.startswith(COMPUTER_NAMES):
+            return None
+        args: list[str | int] = [self.prefix, player or "", name, folded, int(time.time())]
+        found = int(await self._claim_name(args=args))
+        return None if found < 0 else bool(found)
+
+    async def names(self, players: Iterable[str]) -> dict[str, str]:
+        """The names players go by now."""
+        wanted = list(dict.fromkeys(players))
+        if not wanted:
+            return {}
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for player in wanted:
+                pipe.hget(self._key("player", player), "name")
+            found = await pipe.execute()
+        return {p: _text(n) for p, n in zip(wanted, found, strict=True) if n is not None}
+
+    async def ratings(self, game: str, players: Iterable[str]) -> dict[str, Rating]:
+        """As `Store.ratings`."""
+        wanted = list(dict.fromkeys(players))
+        if not wanted:
+            return {}
+        found = await self.redis.hmget(self._key("rating", game), wanted)
+        return {p: _rating(v) for p, v in zip(wanted, found, strict=True) if v is not None}
+
+    async def rate(self, result: Result) -> dict[str, dict[str, int]]:
+        """As `Store.rate`: the ratings and the game's changes written together, once,
+        retried if another node rates a game of the same players meanwhile."""
+        table = self._key("rating", result.game)
+        marker = self._key("rated", result.room, str(result.version))
+        seats = [seat.rated_as or "" for seat in result.seats]
+        async with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(table, marker)
+                    kept = await pipe.get(marker)
+                    if kept is not None:
+                        changes: dict[str, dict[str, int]] = json.loads(kept)
+                        return changes
+                    values = await pipe.hmget(table, seats)
+                    before = {
+                        p: _rating(v) for p, v in zip(seats, values, strict=True) if v is not None
+                    }
+                    ranks = ranks_of([seat.score for seat in result.seats], result.winners)
+                    after = rate_players(before, seats, ranks)
+                    changes = {
+                        seat.colour: {
+                            "before": before.get(player, NEW).display,
+                            "after": after[player].display,
+                        }
+                        for seat, player in zip(result.seats, seats, strict=True)
+                    }
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                    pipe.hset(
+                        table,
+                        mapping={
+                            p: json.dumps([r.mu, r.sigma, r.games]) for p, r in after.items()
+                        },
+                    )
+                    pipe.set(marker, json.dumps(changes))
+                    await pipe.execute()
+                    return changes
+                except WatchError:
+                    continue
+
+    async def leaderboard(self, game: str) -> list[dict[str, Any]]:
+        """As `Store.leaderboard`."""
+        found = await self.redis.hgetall(self._key("rating", game))
+        ratings = {_text(p): _rating(v) for p, v in found.items()}
+        names = await self.names(ratings)
+        return leaders((p, names.get(p), rating) for p, rating in ratings.items())
+
+    async def finished_games(self, player: str) -> list[dict[str, Any]]:
+        """As `Store.finished_games`."""
+        newest = await self.redis.zrange(self._key("mine", player), 0, MY_GAMES - 1, desc=True)
+        records = [_text(record) for record in newest if isinstance(record, bytes | str)]
+        if not records:
+            return []
+        summaries = await self.redis.mget([self._key("finished", r) for r in records])
+        games = [json.loads(found) for found in summaries if found is not None]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for game in games:
+                pipe.get(self._key("rated", game["room"], str(game["version"])))
+            rated = await pipe.execute()
+        names = await self.names(
+            seat["player"] for game in games for seat in game["seats"] if seat["player"]
+        )
+        for game, changes in zip(games, rated, strict=True):
+            change = {} if changes is None else json.loads(changes)
+            game["rated"] = bool(change)
+            for seat in game["seats"]:
+                seat["rating"] = change.get(seat["colour"])
+                if seat["player"] in names:
+                    seat["name"] = names[seat["player"]]
+            del game["room"], game["version"]
+        return games
+
+    async def playing(self, player: str) -> list[dict[str, Any]]:
+        """The rooms not finished where `player` holds a seat, from every room's record:
+        a look at each open room, as a person asks for their games now and then."""
+        rooms = [_text(room) for room in await self.redis.smembers(self._key("rooms"))]
+        if not rooms:
+            return []
+        found = await self.redis.mget([self._key("room", room) for room in rooms])
+        return playing_in((json.loads(record) for record in found if record), player)
+
+    async def record(self, record: str) -> str | None:
+        """As `Store.record`."""
+        found = await self.redis.get(self._key("record", record))
+        return None if found is None else _text(found)
+
+
+def _rating(value: bytes | str) -> Rating:
+    mu, sigma, games = json.loads(value)
+    return Rating(float(mu), float(sigma), int(games))
+
 
 def _score_counts(results: Iterable[Result]) -> str:
     """Finished games as the counts they add to their score cards, for `WRITE_ROOM`."""
@@ -284,7 +443,9 @@ def _score_counts(results: Iterable[Result]) -> str:
         best: tuple[str, int] | None = None
         for seat in result.seats:
             fields = [f"c:{seat.colour}:{seat.outcome}"]
-            if seat.player is not None:
+            if seat.player_id is not None:
+                fields.append(f"k:{seat.player_id}:{seat.outcome}")
+            elif seat.player is not None:
                 fields.append(f"p:{seat.player}:{seat.outcome}")
             for field in fields:
                 counts[field] = counts.get(field, 0) + 1
@@ -292,8 +453,47 @@ def _score_counts(results: Iterable[Result]) -> str:
                 best = (seat.name, seat.score)
         keys = [f"{result.game}:{result.preset}", f"{result.game}:{ALL}"]
         game = f"{result.room}:{result.version}"
-        counted.append({"game": game, "keys": keys, "counts": counts, "best": best})
+        players = sorted({seat.player_id for seat in result.seats if seat.player_id})
+        counted.append(
+            {
+                "game": game,
+                "keys": keys,
+                "counts": counts,
+                "best": best,
+                "record": result.record_id,
+                "text": result.record,
+                "summary": json.dumps(finished_summary(result)),
+                "players": players,
+                "at": int(time.time()),
+            }
+        )
     return json.dumps(counted) if counted else ""
+
+
+def finished_summary(result: Result) -> dict[str, Any]:
+    """What a player's list of finished games shows of one, as `Store.finished_games`,
+    without the names players have now and the rating changes, added when read."""
+    return {
+        "record": result.record_id,
+        "room": result.room,
+        "version": result.version,
+        "game": result.game,
+        "preset": result.preset,
+        "finished_at": int(time.time()),
+        "moves": result.moves,
+        "seats": [
+            {
+                "colour": seat.colour,
+                "kind": seat.kind,
+                "name": seat.name,
+                "player": seat.player_id,
+                "level": seat.level,
+                "outcome": seat.outcome,
+                "score": seat.score,
+            }
+            for seat in result.seats
+        ],
+    }
 
 
 def _text(value: bytes | str) -> str:

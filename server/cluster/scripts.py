@@ -10,7 +10,11 @@ Keys, under the cluster's prefix P:
 - `P score:GAME:PRESET`: a score card's counts (`*` for every preset); `P counted:ROOM:V`
   for a day after the game that ended a room's version V was counted, so a write sent
   again counts it once; `P saves` and `P saved:GAME` (`*` for all): saved games by name,
-  and their names by time.
+  and their names by time (`P saves@ID` and `P saved@ID:GAME` for a player's own).
+- `P record:ID` and `P finished:ID`: a finished game's file and its summary; `P mine:PLAYER`
+  the games a player finished, by time. `P names`: player ids by folded name; `P player:ID`
+  a player's name; `P rating:GAME`: ratings by player; `P rated:ROOM:V`: a game's rating
+  changes, written once.
 
 Every write to a room checks its lease against the writer's node and fencing number, so a
 node that lost a room (paused, cut off, slow) can never write to it again.
@@ -24,6 +28,13 @@ local P, node, lease_ms, count = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(A
 local function count_results(results)
   for _, result in ipairs(cjson.decode(results)) do
     local once = redis.call('SET', P .. 'counted:' .. result.game, 1, 'NX', 'EX', 86400)
+    if once and result.record then
+      redis.call('SET', P .. 'record:' .. result.record, result.text)
+      redis.call('SET', P .. 'finished:' .. result.record, result.summary)
+      for _, player in ipairs(result.players) do
+        redis.call('ZADD', P .. 'mine:' .. player, result.at, result.record)
+      end
+    end
     for _, key in ipairs(once and result.keys or {}) do
       local card = P .. 'score:' .. key
       for field, count in pairs(result.counts) do
@@ -179,20 +190,39 @@ return 1
 so that the others take them at their next heartbeat, and leaves the live nodes."""
 
 PUT_SAVE: Final = """
-local P, name, game, entry, at, replace = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-local saves = P .. 'saves'
+local saves, saved, name, game, entry, at, replace = ARGV[1], ARGV[2], ARGV[3], ARGV[4],
+  ARGV[5], ARGV[6], ARGV[7]
 local held = redis.call('HGET', saves, name)
 if held then
   if replace == '0' then return 0 end
-  redis.call('ZREM', P .. 'saved:' .. cjson.decode(held).game, name)
+  redis.call('ZREM', saved .. cjson.decode(held).game, name)
 end
 redis.call('HSET', saves, name, entry)
-redis.call('ZADD', P .. 'saved:*', at, name)
-redis.call('ZADD', P .. 'saved:' .. game, at, name)
+redis.call('ZADD', saved .. '*', at, name)
+redis.call('ZADD', saved .. game, at, name)
 return 1
 """
-"""ARGV: prefix, name, game, the save as JSON, when (ms), 1 to replace a save of that
-name. Returns 0 if the name is taken and not to be replaced."""
+"""ARGV: the owner's saves hash, the prefix of their lists by game, name, game, the save
+as JSON, when (ms), 1 to replace a save of that name. Returns 0 if the name is taken and
+not to be replaced."""
+
+CLAIM_NAME: Final = """
+local P, id, name, folded, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local holder = redis.call('HGET', P .. 'names', folded)
+if holder and holder ~= id then return -1 end
+if id == '' then return 0 end
+local player = P .. 'player:' .. id
+local old = redis.call('HGET', player, 'folded')
+if old and old ~= folded then redis.call('HDEL', P .. 'names', old) end
+redis.call('HSET', P .. 'names', folded, id)
+redis.call('HSET', player, 'name', name, 'folded', folded, 'seen', now)
+if old then return 0 end
+redis.call('HSET', player, 'created', now)
+return 1
+"""
+"""ARGV: prefix, player id (empty: a guest), name, the name folded, now. -1 if another
+player holds the name; else the player takes it (giving up their old one), 1 if they are
+new."""
 
 SET_INITIALS: Final = """
 local P, game, preset, name, score, initials = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6]

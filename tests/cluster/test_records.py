@@ -16,12 +16,14 @@ from parlour.server.cluster.records import (
     RedisRecords,
     RoomWrite,
 )
-from parlour.server.store import MEMORY, Save, SetInitials, Store
+from parlour.server.scores import Result, SeatResult
+from parlour.server.store import GUESTS, MEMORY, Save, SetInitials, Store
 
 from ..server.test_scores import result
 from .processes import RedisProcess
 
 LEASE_MS = 300
+ANN, BOB = "p-ann0000000000000", "p-bob0000000000000"
 
 
 @pytest.fixture
@@ -151,6 +153,7 @@ async def test_saved_games_behave_as_the_single_servers_do(records: RedisRecords
         (Save("two", "numlo", "text 2", 5, "Bob"), False),
         (Save("one", "numlo", "text 3", 7, "Cy"), False),
         (Save("one", "numlo", "text 4", 9, "Cy"), True),
+        (Save("one", "numlo", "text 5", 1, "Ann", owner=ANN), False),
     ]
     for save, replace in saves:
         assert await records.put_save(save, replace=replace) == sqlite.put_save(
@@ -158,10 +161,93 @@ async def test_saved_games_behave_as_the_single_servers_do(records: RedisRecords
         )
         await asyncio.sleep(0.002)
     for name in ("one", "two", "three"):
-        assert await records.get_save(name) == sqlite.get_save(name)
+        for owner in (GUESTS, ANN):
+            assert await records.get_save(owner, name) == sqlite.get_save(owner, name)
+    assert await records.get_save(ANN, "one") == ("numlo", "text 5")
 
     def shown(listed: list[dict[str, object]]) -> list[tuple[object, ...]]:
         return [(s["name"], s["game"], s["moves"], s["saved_by"]) for s in listed]
 
     for game in (None, "numlo", "othello"):
-        assert shown(await records.list_saves(game)) == shown(sqlite.list_saves(game))
+        for owner in (GUESTS, ANN, "p-nobody"):
+            mine = shown(await records.list_saves(owner, game))
+            assert mine == shown(sqlite.list_saves(owner, game))
+    assert shown(await records.list_saves(ANN, None)) == [("one", "numlo", 1, "Ann")]
+
+
+async def test_players_ratings_and_finished_games_answer_as_the_single_servers_do(
+    records: RedisRecords,
+) -> None:
+    sqlite = Store(MEMORY)
+    for player, name in [(ANN, "Ann"), (BOB, "Bob"), (BOB, "ann"), (None, "Bob"), (ANN, "Annie")]:
+        assert await records.claim_name(player, name) == sqlite.claim_name(player, name)
+    assert await records.claim_name(BOB, "Annie") is None
+    assert await records.claim_name(BOB, "Ann") is False, "Ann gave the name up"
+    sqlite.claim_name(BOB, "Ann")
+    played = [
+        rated("othello", [("black", ANN, "win", 40), ("white", BOB, "loss", 24)], 1),
+        rated("othello", [("black", BOB, "tie", 32), ("white", ANN, "tie", 32)], 2),
+        rated("othello", [("black", ANN, "loss", 20), ("white", None, "win", 44)], 3),
+    ]
+    node = await records.join_cluster()
+    for finished in played:
+        assert await records.rate(finished) == sqlite.rate(finished)
+        assert await records.rate(finished) == sqlite.rate(finished), "rated once"
+        sqlite.save([], results=[finished])
+        write = RoomWrite(finished.room, NEW_ROOM, record(finished.room, []), results=(finished,))
+        await records.write(node, [write])
+    assert await records.ratings("othello", [ANN, BOB, "computer:easy"]) == sqlite.ratings(
+        "othello", [ANN, BOB, "computer:easy"]
+    )
+    assert await records.leaderboard("othello") == sqlite.leaderboard("othello")
+    assert sqlite.leaderboard("othello")[0]["name"] == "computer, level easy"
+
+    def listed(games: list[dict[str, object]]) -> list[dict[str, object]]:
+        return [{k: v for k, v in game.items() if k != "finished_at"} for game in games]
+
+    for player in (ANN, BOB, "p-nobody"):
+        assert listed(await records.finished_games(player)) == listed(
+            sqlite.finished_games(player)
+        )
+    assert [game["record"] for game in sqlite.finished_games(ANN)] == ["g3.3", "g2.2", "g1.1"]
+    for name in ("g1.1", "g3.3", "g1.2", "nothing"):
+        assert await records.record(name) == sqlite.record(name)
+    assert await records.record("g1.1") == "game g1"
+    card = await records.score_card("othello", None)
+    assert card == sqlite.score_card("othello", None)
+    assert {line["name"]: line["player"] for line in card["players"]} == {
+        "Annie": ANN,
+        "Ann": BOB,
+        "computer, level easy": "computer:easy",
+    }
+
+
+def rated(game: str, outcomes: list[tuple[str, str | None, str, int]], number: int) -> Result:
+    """A rated result in room `gN` at version N: players by id, None for the computer."""
+    seats = tuple(
+        SeatResult(
+            colour,
+            "bot" if player is None else "human",
+            None if player is None else player[-3:],
+            "easy" if player is None else None,
+            outcome,
+            score,
+            player_id=player,
+            rated_as=player or "computer:easy",
+        )
+        for colour, player, outcome, score in outcomes
+    )
+    winners = tuple(i for i, seat in enumerate(seats) if seat.outcome != "loss")
+    return Result(
+        room=f"g{number}",
+        game=game,
+        preset="standard",
+        board=1,
+        moves=60,
+        stood_in=False,
+        seats=seats,
+        version=number,
+        record=f"game g{number}",
+        rated=True,
+        winners=winners,
+    )

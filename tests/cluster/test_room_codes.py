@@ -15,6 +15,7 @@ from parlour.server import Limits, ServerConfig, running_server
 from parlour.server.cluster.records import NEW_ROOM, RedisRecords, RoomWrite
 from parlour.server.lobby import Lobby
 from parlour.server.records import room_record
+from parlour.server.store import MEMORY, Store
 
 from ..server.wsclient import Client
 from .conftest import StartNode
@@ -54,7 +55,7 @@ async def test_a_code_typed_any_way_finds_its_room_through_another_node(
 async def test_a_room_with_a_code_from_before_is_taken_over_and_found_by_it(
     start: StartNode, redis_server: RedisProcess
 ) -> None:
-    lobby = Lobby(clock=time.monotonic)
+    lobby = Lobby(clock=time.monotonic, archive=Store(MEMORY))
     lobby.handle(1, m.Hello(version=1, name="Ann"))
     (answer,) = lobby.handle(1, m.CreateRoom(game="othello", seat="black", public=False))
     made = answer[1]

@@ -16,6 +16,7 @@ from parlour.server.lobby import Limits, Lobby
 from parlour.server.manage import restart
 from parlour.server.records import restore_room, room_record
 from parlour.server.room import Holder, Status
+from parlour.server.store import MEMORY, Store
 
 
 @dataclass
@@ -50,7 +51,7 @@ class Table:
 
     def __init__(self, limits: Limits | None = None) -> None:
         self.clock = Clock()
-        self.lobby = Lobby(clock=self.clock, limits=limits or Limits())
+        self.lobby = Lobby(clock=self.clock, limits=limits or Limits(), archive=Store(MEMORY))
         for conn, name in enumerate(["Ann", "Bob", "Cy", "Dee", "Eve"], start=1):
             self.lobby.handle(conn, m.Hello(version=1, name=name))
 
@@ -81,7 +82,7 @@ class Table:
 
 
 def test_welcome_lists_every_game_with_its_bot_levels() -> None:
-    lobby = Lobby(clock=Clock())
+    lobby = Lobby(clock=Clock(), archive=Store(MEMORY))
     welcome = answer(lobby.handle(9, m.Hello(version=1, name="Ann", id=5)), 9)
     assert isinstance(welcome, m.Welcome) and welcome.id == 5
     names = [game["name"] for game in welcome.games]

@@ -5,7 +5,14 @@ from pathlib import Path
 
 import pytest
 
-from parlour.server.store import FILE_NAME, MIGRATIONS, SCHEMA_VERSION, Store, StoreError
+from parlour.server.store import (
+    FILE_NAME,
+    GUESTS,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    Store,
+    StoreError,
+)
 
 
 def record(room_id: str, moves: list[str]) -> dict[str, object]:
@@ -85,7 +92,7 @@ def test_an_older_database_is_migrated_and_keeps_its_rooms(tmp_path: Path) -> No
         ("old", {"id": "old", "moves": ["d3"]})
     ]
     assert store.score_card("othello", None)["games"] == 0
-    assert store.list_saves(None) == []
+    assert store.list_saves(GUESTS, None) == []
     store.close()
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)

@@ -25,6 +25,7 @@ class Client:
         self.session = ClientSession(codec_for(subprotocol))
         self.inbox: list[m.ServerMessage] = []
         self._ids = itertools.count(1)
+        self.welcome: m.Welcome | None = None
 
     @classmethod
     async def open(
@@ -33,6 +34,7 @@ class Client:
         name: str,
         subprotocol: str = "parlour.v1.msgpack",
         headers: dict[str, str] | None = None,
+        key: str | None = None,
     ) -> Self:
         websocket = await connect(
             f"ws://127.0.0.1:{port}/ws",
@@ -41,8 +43,9 @@ class Client:
             additional_headers=headers,
         )
         client = cls(websocket, subprotocol)
-        welcome = await client.request(m.Hello(version=1, name=name))
-        assert isinstance(welcome, m.Welcome)
+        welcome = await client.request(m.Hello(version=1, name=name, key=key))
+        assert isinstance(welcome, m.Welcome), welcome
+        client.welcome = welcome
         return client
 
     async def send(self, message: m.ClientMessage) -> None:

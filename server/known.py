@@ -1,0 +1,323 @@
+"""The lobby's requests about known players (protocol.md 2.10): hello with a player key,
+names held by one player at a time, ratings shown and moved, a player's own games, the
+leaderboards and replays.
+
+A part of `Lobby` kept in a module of its own, like `Keeping`: the database's answers come
+back through `archived`, at once from SQLite or later from a cluster's Redis.
+"""
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from parlour import __version__
+from parlour.bots import default_level, levels_for
+from parlour.protocol import ErrorCode, ProtocolError
+from parlour.protocol import messages as m
+from parlour.protocol.players import player_id
+from parlour.rules import GAMES, RulesError
+from parlour.rules.gamefile import parse_game_file
+
+from .answers import Outbox, refuse
+from .archive import (
+    Archive,
+    ArchiveAsk,
+    ClaimName,
+    FinishedQuery,
+    KnownQuery,
+    LeaderboardQuery,
+    RateGame,
+    RatingsQuery,
+    RecordQuery,
+)
+from .manage import game_file_of
+from .ratings import NEW, Rating
+from .records import room_record
+from .replays import replay_of
+from .room import ConnId, Room, Status
+from .scores import Result
+from .store import GUESTS, shown
+
+PER: Final = 1000
+"""Evaluations go on the wire in thousandths: the protocol carries no floats."""
+
+
+class Known:
+    """Players by key, their ratings, games and replays, for `Lobby`."""
+
+    names: dict[ConnId, str]
+    players: dict[ConnId, str]
+    rooms: dict[str, Room]
+    archive: Archive | None
+    _replays: list["ReplayAsked"]
+    _ask: Callable[[ArchiveAsk], Outbox]
+    """Ask the database (`Keeping`)."""
+
+    def _find(self, conn: ConnId, ref: str) -> Room:
+        raise NotImplementedError
+
+    def _broadcast_view(self, room: Room, but: ConnId | None = None) -> Outbox:
+        raise NotImplementedError
+
+    def know(self, conn: ConnId, name: str, player: str) -> None:
+        """Another node's connection, welcomed there: its name and player ("" for a guest)."""
+        self.names[conn] = name
+        if player:
+            self.players[conn] = player
+        else:
+            self.players.pop(conn, None)
+
+    def owner_of_saves(self, conn: ConnId) -> str:
+        """Whose saved games a connection sees: its player's, or the guests' shared ones."""
+        return self.players.get(conn, GUESTS)
+
+    def player_of(self, conn: ConnId, name: str) -> str | None:
+        """The player id a seat taken by `conn` for the person `name` carries: the
+        connection's player where the name is theirs (one of several at a shared screen
+        may be someone else)."""
+        player = self.players.get(conn)
+        return player if player is not None and name == self.names.get(conn) else None
+
+    # Hello.
+
+    def _hello(self, conn: ConnId, message: m.Hello) -> Outbox:
+        player = None if message.key is None else player_id(message.key)
+        claim = ClaimName(player, message.name, message.key is not None)
+        return self._ask(ArchiveAsk(conn, message.id, claim))
+
+    def _welcome(
+        self, conn: ConnId, request: str | int | None, claim: ClaimName, found: bool | None
+    ) -> Outbox:
+        if found is None:
+            raise refuse(
+                ErrorCode.NAME_TAKEN,
+                f"the name {claim.name} belongs to another player on this server; choose another",
+            )
+        self.names[conn] = claim.name
+        player = None
+        if claim.player is not None:
+            self.players[conn] = claim.player
+            player = {"id": claim.player, "name": claim.name, "new": bool(found)}
+        games = [
+            game.describe()
+            | {"levels": list(levels_for(name)), "default_level": default_level(name)}
+            for name, game in GAMES.items()
+        ]
+        welcome = m.Welcome(
+            id=request,
+            version=m.PROTOCOL_VERSION,
+            server=f"parlour {__version__}",
+            games=games,
+            player=player,
+        )
+        return [(conn, welcome)]
+
+    # Ratings.
+
+    def _show_ratings(self, room: Room) -> Outbox:
+        """Read the ratings of the room's holders to show with its seats: at once from a
+        database at hand, else the room is shown them when they come."""
+        held = tuple(dict.fromkeys(seat.rated_as for seat in room.seats if seat.rated_as))
+        if not held:
+            return []
+        return self._ask(ArchiveAsk(None, None, RatingsQuery(room.game.name, held), room=room.id))
+
+    def _shown_ratings(self, room_id: str, found: dict[str, Rating]) -> Outbox:
+        room = self.rooms.get(room_id)
+        if room is None:
+            return []
+        for seat in room.seats:
+            if seat.rated_as is not None:
+                seat.rating = shown(found.get(seat.rated_as, NEW))
+        return [] if self.archive is not None else self._broadcast_view(room)
+
+    def _rate(self, room: Room, result: Result) -> Outbox:
+        """A finished game rated, if it counts (protocol.md 2.10)."""
+        if not result.rated:
+            return []
+        return self._ask(ArchiveAsk(None, None, RateGame(result), room=room.id))
+
+    def _rated(self, room_id: str, result: Result, changes: dict[str, dict[str, int]]) -> Outbox:
+        room = self.rooms.get(room_id)
+        if room is None or room.version != result.version:
+            return []
+        room.rating_changes = changes
+        self._room_changed(room)
+        outbox = self._show_ratings(room)
+        return outbox + ([] if self.archive is not None else self._broadcast_view(room))
+
+    def _room_changed(self, room: Room) -> None:
+        raise NotImplementedError
+
+    # A player's games, the leaderboards, replays.
+
+    def _my_games(self, conn: ConnId, message: m.MyGames) -> Outbox:
+        player = self.players.get(conn)
+        if player is None:
+            raise refuse(ErrorCode.NO_KEY, "guests have no games of their own: send a player key")
+        return self._ask(ArchiveAsk(conn, message.id, FinishedQuery(player)))
+
+    def playing(self, player: str) -> list[dict[str, Any]]:
+        """The rooms not finished where `player` holds a seat, to go back to."""
+        return playing_in([room_record(room) for room in self.rooms.values()], player)
+
+    def _leaderboard(self, conn: ConnId, message: m.Leaderboard) -> Outbox:
+        if message.game not in GAMES:
+            raise refuse(ErrorCode.NO_SUCH_GAME, f"there is no game '{message.game}'")
+        return self._ask(ArchiveAsk(conn, message.id, LeaderboardQuery(message.game)))
+
+    def _replay(self, conn: ConnId, message: m.Replay) -> Outbox:
+        asked = [message.record, message.room, message.text]
+        if sum(each is not None for each in asked) != 1:
+            raise refuse(ErrorCode.BAD_FIELD, "name one game: a record, a room or a game file")
+        if message.record is not None:
+            return self._ask(ArchiveAsk(conn, message.id, RecordQuery(message.record)))
+        if message.room is not None:
+            room = self._find(conn, message.room)
+            if conn not in room.connections():
+                raise refuse(ErrorCode.NOT_IN_ROOM, "join or watch the room first")
+            if room.state is None:
+                raise refuse(ErrorCode.NOT_STARTED, "the game has not started")
+            return self._replay_asked(ReplayAsked(conn, message.id, game_file_of(room).text()))
+        return self._replay_asked(ReplayAsked(conn, message.id, message.text or ""))
+
+    def _replay_asked(self, asked: "ReplayAsked") -> Outbox:
+        self._replays.append(asked)
+        return []
+
+    def replays_asked(self) -> list["ReplayAsked"]:
+        """Every replay asked for since the last call, for the shell to build off its loop."""
+        asked, self._replays = self._replays, []
+        return asked
+
+    def _known_archived(
+        self, conn: ConnId | None, request: str | int | None, query: KnownQuery, room: str | None
+    ) -> Callable[[Any], Outbox]:
+        """What to do with the database's answer to one of this module's questions."""
+        match query:
+            case ClaimName():
+                assert conn is not None
+                return lambda found: self._welcome(conn, request, query, found)
+            case RatingsQuery():
+                assert room is not None
+                return lambda found: self._shown_ratings(room, found)
+            case RateGame():
+                assert room is not None
+                return lambda found: self._rated(room, query.result, found)
+            case LeaderboardQuery():
+                assert conn is not None
+                return lambda found: [
+                    (conn, m.LeaderboardReply(id=request, game=query.game, players=found))
+                ]
+            case FinishedQuery():
+                assert conn is not None
+                return lambda found: [
+                    (
+                        conn,
+                        m.MyGamesReply(
+                            id=request,
+                            playing=found["playing"] or self.playing(query.player),
+                            finished=found["finished"],
+                        ),
+                    )
+                ]
+            case RecordQuery():
+                assert conn is not None
+                return lambda found: self._record_replay(conn, request, query.record, found)
+
+    def _record_replay(
+        self, conn: ConnId, request: str | int | None, record: str, text: str | None
+    ) -> Outbox:
+        if text is None:
+            raise refuse(ErrorCode.NO_SUCH_RECORD, f"no finished game is kept as {record!r}")
+        return self._replay_asked(ReplayAsked(conn, request, text))
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayAsked:
+    """A replay to build from a game file: a tenth of a second or more of work, which the
+    shell does off its event loop."""
+
+    conn: ConnId
+    request: str | int | None
+    text: str
+
+    def answer(self) -> Outbox:
+        """The replay, or the error that says why there is none."""
+        try:
+            return [(self.conn, replay_message(self.request, self.text))]
+        except ProtocolError as error:
+            return [(self.conn, m.Error.from_exception(error, self.request))]
+
+
+def playing_in(records: Iterable[dict[str, Any]], player: str) -> list[dict[str, Any]]:
+    """Of rooms' records, those not finished where `player` holds a seat, newest first."""
+    found = []
+    for record in records:
+        seats = [seat["colour"] for seat in record["seats"] if seat.get("player") == player]
+        if seats and record["status"] != Status.FINISHED.value:
+            found.append(
+                {
+                    "room": record["id"],
+                    "ref": record["code"] or record["id"],
+                    "game": record["game"],
+                    "seats": seats,
+                    "status": record["status"],
+                    "moved_at": record["moved_at"],
+                }
+            )
+    return sorted(found, key=lambda entry: -int(entry["moved_at"]))
+
+
+def replay_message(request: str | int | None, text: str) -> m.ReplayReply:
+    """The replay of the game file `text`; `bad_save` if it makes no game."""
+    try:
+        parsed = parse_game_file(text)
+        replay = replay_of(parsed)
+    except (RulesError, ValueError) as error:
+        raise refuse(ErrorCode.BAD_SAVE, f"that game cannot be replayed: {error}") from None
+    frames = [
+        frame.describe() | {"evaluation": thousandths(frame.evaluation)} for frame in replay.frames
+    ]
+    return m.ReplayReply(
+        id=request,
+        game=replay.game,
+        seats=list(replay.seats),
+        names=holders_at_start(parsed.tags.get("Seats", ""), replay.seats),
+        frames=frames,
+        evaluator=replay.evaluator,
+        worst=[
+            {"ply": slip.ply, "colour": slip.colour, "loss": round(slip.loss * PER)}
+            for slip in replay.worst
+        ],
+        result={
+            "over": replay.over,
+            "winners": list(replay.winners),
+            "scores": list(replay.scores),
+        },
+        seat_changes=[
+            {"after": change.after, "seat": change.colour, "holder": change.holder}
+            for change in replay.seat_changes
+        ],
+    )
+
+
+def thousandths(shares: Sequence[float] | None) -> list[int] | None:
+    """Shares of the win as whole thousandths that still add up to a thousand."""
+    if shares is None:
+        return None
+    made = [round(share * PER) for share in shares]
+    if made:
+        made[made.index(max(made))] += PER - sum(made)
+    return made
+
+
+def holders_at_start(tag: str, seats: Sequence[str]) -> list[str]:
+    """Who held each seat at the start, from a game file's `Seats` tag (`blue: Ann; red:
+    computer (hard)`); `?` for a seat it does not name."""
+    named = {}
+    for part in tag.split(";"):
+        colour, _, holder = part.partition(":")
+        if holder.strip():
+            named[colour.strip()] = holder.strip()
+    return [named.get(colour, "?") for colour in seats]
