@@ -34,8 +34,12 @@ class Client:
         name: str,
         subprotocol: str = "parlour.v1.msgpack",
         headers: dict[str, str] | None = None,
+        *,
         key: str | None = None,
+        greet: bool = True,
     ) -> Self:
+        """A connection to the server on `port`, welcomed under `name` (and `key`) unless
+        it is not to `greet`."""
         websocket = await connect(
             f"ws://127.0.0.1:{port}/ws",
             subprotocols=[Subprotocol(subprotocol)],
@@ -43,6 +47,8 @@ class Client:
             additional_headers=headers,
         )
         client = cls(websocket, subprotocol)
+        if not greet:
+            return client
         welcome = await client.request(m.Hello(version=1, name=name, key=key))
         assert isinstance(welcome, m.Welcome), welcome
         client.welcome = welcome

@@ -1,0 +1,65 @@
+"""Known players across the nodes of a cluster: a name held on one node is held on every
+node, a rated game's ratings and record are the same wherever they are asked for, and a
+player finds their room from any node by their key."""
+
+import asyncio
+
+from parlour.protocol import messages as m
+from parlour.protocol.players import new_key, player_id
+
+from ..server.wsclient import Client
+from .conftest import StartNode
+from .test_sharing import play_to_the_end, room_of
+
+ANN_KEY, BOB_KEY = new_key(), new_key()
+
+
+async def test_players_ratings_and_records_are_the_clusters(start: StartNode) -> None:
+    first, second = await start(), await start()
+    ann = await Client.open(first.port, "Ann", key=ANN_KEY)
+    bob = await Client.open(second.port, "Bob", key=BOB_KEY)
+    made = await ann.request(m.CreateRoom(game="othello", board=1, seat="black", public=False))
+    assert isinstance(made, m.Joined) and made.code is not None
+    joined = await bob.request(m.Join(room=made.code, seat="white"))
+    assert isinstance(joined, m.Joined), joined
+    assert isinstance(await ann.request(m.Start(room=made.code)), m.Ok)
+
+    # The name Ann is hers on the other node too, for a guest and for another key.
+    for key in (None, new_key()):
+        thief = await Client.open(second.port, "Ann", greet=False)
+        taken = await thief.request(m.Hello(version=1, name="Ann", key=key))
+        assert isinstance(taken, m.Error) and taken.code == "name_taken", taken
+        await thief.close()
+
+    # Ann, back through the other node with her key alone, finds her room and seat.
+    again = await Client.open(second.port, "Ann", key=ANN_KEY)
+    mine = await again.request(m.MyGames())
+    assert isinstance(mine, m.MyGamesReply), mine
+    assert [(entry["ref"], entry["seats"]) for entry in mine.playing] == [(made.code, ["black"])]
+    back = await again.request(m.Join(room=made.code, seat="black"))
+    assert isinstance(back, m.Joined) and back.seat == "black", back
+    final = await play_to_the_end({"black": again, "white": bob}, made.code)
+    assert final["state"]["over"]
+
+    async with asyncio.timeout(10):
+        while (await room_of(bob, made.code))["rating_changes"] is None:
+            await asyncio.sleep(0.05)
+    changes = (await room_of(bob, made.code))["rating_changes"]
+    assert {change["before"] for change in changes.values()} == {1500}
+    assert sorted(change["after"] for change in changes.values())[0] < 1500
+    for client in (ann, bob):
+        board = await client.request(m.Leaderboard(game="othello"))
+        assert isinstance(board, m.LeaderboardReply)
+        assert {line["player"] for line in board.players} == {
+            player_id(ANN_KEY),
+            player_id(BOB_KEY),
+        }
+    finished = await ann.request(m.MyGames())
+    assert isinstance(finished, m.MyGamesReply) and finished.playing == []
+    (game,) = finished.finished
+    assert {seat["colour"]: seat["rating"] for seat in game["seats"]} == changes
+    replay = await bob.request(m.Replay(record=game["record"]))
+    assert isinstance(replay, m.ReplayReply), replay
+    assert [frame["move"] for frame in replay.frames[1:]] == final["moves"]
+    for client in (ann, bob, again):
+        await client.close()
