@@ -143,8 +143,7 @@ class Known:
             return []
         room.rating_changes = changes
         self._room_changed(room)
-        outbox = self._show_ratings(room)
-        return outbox + ([] if self.archive is not None else self._broadcast_view(room))
+        return self._show_ratings(room) + self._broadcast_view(room)
 
     def _room_changed(self, room: Room) -> None:
         raise NotImplementedError

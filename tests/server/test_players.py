@@ -14,7 +14,7 @@ from parlour.server.lobby import Lobby
 from parlour.server.ratings import NEW
 from parlour.server.store import MEMORY, Store
 
-from .test_lobby import Clock, answer
+from .test_lobby import Clock, answer, to
 from .wsclient import Client
 
 ANN_KEY, BOB_KEY = new_key(), new_key()
@@ -43,15 +43,17 @@ def othello_room(lobby: Lobby, **fields: Any) -> str:
     return room
 
 
-def play_out(lobby: Lobby, room_id: str) -> None:
-    """Both people play the first legal move until the game ends."""
+def play_out(lobby: Lobby, room_id: str) -> list[tuple[int, m.ServerMessage]]:
+    """Both people play the first legal move until the game ends; what the last move told."""
     room = lobby.rooms[room_id]
+    told: list[tuple[int, m.ServerMessage]] = []
     while room.state is not None and not room.state.is_over:
         seat = room.seats[room.state.to_move]
         assert seat.conn is not None
         move = room.state.format_move(room.state.legal_moves()[0])
-        reply = lobby.handle(seat.conn, m.Move(room=room_id, version=room.version, move=move))
-        assert not isinstance(answer(reply, seat.conn), m.Error), reply
+        told = lobby.handle(seat.conn, m.Move(room=room_id, version=room.version, move=move))
+        assert not isinstance(answer(told, seat.conn), m.Error), told
+    return told
 
 
 def replayed(lobby: Lobby, conn: int, asked: m.Replay) -> m.ServerMessage:
@@ -107,9 +109,13 @@ def test_a_rated_game_moves_both_ratings_once_and_tells_the_room() -> None:
     before = view(hall, 1, room)
     assert before["rated"] is True and before["unrated"] is None
     assert [seat["rating"]["value"] for seat in before["seats"]] == [1500, 1500]
-    play_out(hall, room)
+    told = play_out(hall, room)
     after = view(hall, 1, room)
     changes = after["rating_changes"]
+    for conn in (1, 2):
+        # The last move's update, then the room with the ratings it moved.
+        last = to(told, conn)[-1]
+        assert isinstance(last, m.RoomView) and last.room["rating_changes"] == changes
     state = hall.rooms[room].state
     assert state is not None
     winner = state.winners()
