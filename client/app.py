@@ -38,12 +38,16 @@ from .dialogs import (
     ConfirmScreen,
     InitialsScreen,
     KeysScreen,
+    NameScreen,
     ProposalScreen,
     QuitScreen,
     SeatScreen,
 )
 from .files import ImportScreen, LoadScreen, SaveScreen, export_path
+from .leaderboard import you
 from .lobby import LobbyScreen
+from .ratings import changes_words
+from .replay import ReplayScreen, ask_replay
 from .room import (
     RoomModel,
     chat_words,
@@ -59,6 +63,7 @@ from .seatbook import SeatBook, SeatBookError
 from .widgets import BoardView, SeatsPanel
 
 SUGGEST_MS = 2000
+"""How long "Suggest a move" lets the search think."""
 SIDE_LEAST = 32
 """Columns the side panel needs beside the board; with fewer, it goes below."""
 SHORT = 30
@@ -66,8 +71,14 @@ SHORT = 30
 REJOIN_ATTEMPTS = 30
 REJOIN_PAUSE = 1.0
 """Seconds between asking again for a room that is moving between a cluster's servers."""
-"""How long "Suggest a move" lets the search think."""
 UNCLAIMED_KEPT = 64
+
+
+def dropped_words(dropped: Dropped) -> str:
+    """Why the connection dropped, and whether the client is dialling again."""
+    if dropped.final:
+        return f"Connection lost: {dropped.reason}."
+    return f"Connection lost ({dropped.reason}); reconnecting..."
 
 
 class RoomScreen(Screen[None]):
@@ -99,6 +110,12 @@ class RoomScreen(Screen[None]):
         Binding("E", "export", "Export", tooltip="write the game to a file here", show=False),
         Binding("I", "import_file", "Import", tooltip="play on from a game file", show=False),
         Binding("C", "score_card", "Card", tooltip="the score card"),
+        Binding(
+            "A",
+            "replay",
+            "Replay",
+            tooltip="step through the game just played, with charts (once it is over)",
+        ),
         Binding("R", "rules", "Rules", tooltip="how to play this game"),
         Binding(
             "J",
@@ -134,6 +151,8 @@ class RoomScreen(Screen[None]):
         """A message about the player's own last action (an error, a reconnection)."""
         self.composed = False
         """Whether the widgets are up to be drawn on; until then only the room is kept."""
+        self.ratings_told: tuple[int, str] | None = None
+        """The rating changes last written to the log, so each is written once."""
 
     @property
     def parlour(self) -> "ParlourApp":
@@ -219,7 +238,9 @@ class RoomScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Watchers are not offered what only a seated person may ask (the host may still
-        load a game)."""
+        load a game); a game is replayed once it is over."""
+        if action == "replay":
+            return self.room.status == "finished"
         if action not in self.SEATED_ONLY or self.room.playing:
             return True
         return self.room.host and action in ("load", "import_file")
@@ -227,7 +248,7 @@ class RoomScreen(Screen[None]):
     def take(self, event: Event) -> None:
         """A message or connection event from the app's reader."""
         if isinstance(event, Dropped):
-            self.say(f"Connection lost ({event.reason}); reconnecting...")
+            self.say(dropped_words(event), error=event.final)
             return
         if isinstance(event, Reconnected):
             self.run_worker(self._rejoin(), group="rejoin", exclusive=True)
@@ -257,8 +278,43 @@ class RoomScreen(Screen[None]):
         if self.room.my_turn and not was_my_turn:
             self.app.bell()
             self._board_to_the_fore()
+        self._tell_ratings()
         if was_playing and self.room.status == "finished":
+            self.log_line("The game is over: A replays it, with charts.")
             self._ask_initials()
+
+    def _tell_ratings(self) -> None:
+        """Once the server has kept a rated game's ratings, each seat's change, once."""
+        room = self.room
+        changes = room.view.get("rating_changes")
+        told = (room.version, repr(changes))
+        if not changes or told == self.ratings_told:
+            return
+        self.ratings_told = told
+        names = {str(seat["colour"]): describe_holder(seat["holder"]) for seat in room.seats}
+        lines = changes_words(room.view, names, [str(seat["colour"]) for seat in room.seats])
+        if lines:
+            self.log_line("Ratings: " + "; ".join(lines))
+
+    def action_replay(self) -> None:
+        """The game of this room, to step through with charts."""
+        if self.room.status != "finished":
+            self.say("The replay opens once the game is over.", error=True)
+            return
+
+        async def open_replay() -> None:
+            try:
+                replay = await ask_replay(self.connection, m.Replay(room=self.room.ref))
+            except RefusedError as refused:
+                self.say(refused.error.message, error=True)
+                return
+            except (ConnectionLostError, ValueError) as error:
+                self.say(f"Cannot replay the game: {error}", error=True)
+                return
+            self.app.push_screen(ReplayScreen(replay))
+
+        self.say("Asking the server for the replay...")
+        self.run_worker(open_replay(), group="requests")
 
     def _preview(self) -> dict[str, Any] | None:
         """Before the start, the board the room will deal (asked of the server once for
@@ -492,7 +548,8 @@ class RoomScreen(Screen[None]):
 
         def show(answer: m.ServerMessage) -> None:
             if isinstance(answer, m.ScoreCardReply):
-                self.app.push_screen(ScoreCardScreen(answer), self._other_card)
+                card = ScoreCardScreen(answer, you(self.connection.welcome))
+                self.app.push_screen(card, self._other_card)
 
         self._request(m.ScoreCard(game=self.room.game, preset=asked), show)
 
@@ -698,7 +755,8 @@ class ParlourApp(App[None]):
     #status { height: 2; background: $panel; padding: 0 1; }
     #chat { height: 3; }
     ProposalScreen, SeatScreen, ScoreCardScreen, SaveScreen, LoadScreen, ImportScreen,
-    QuitScreen, CoinScreen, RulesScreen, InitialsScreen, ConfirmScreen, KeysScreen {
+    QuitScreen, CoinScreen, RulesScreen, InitialsScreen, ConfirmScreen, KeysScreen,
+    NameScreen {
         align: center middle;
     }
     .dialog {
@@ -748,6 +806,7 @@ class ParlourApp(App[None]):
         """Events that came before there was a room to take them."""
 
     def on_mount(self) -> None:
+        self.connection.ask_name = self.ask_name
         if self.start_room is not None:
             self.push_screen(self.enter(self.start_room))
         else:
@@ -763,6 +822,18 @@ class ParlourApp(App[None]):
         while self.unclaimed:
             screen.take(self.unclaimed.popleft())
         return screen
+
+    async def ask_name(self, taken: str) -> str | None:
+        """Another name, asked in a dialog when the server refuses the one this connection
+        said hello with as another player's (coming back after a drop); None to stop."""
+        answer: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+
+        def answered(name: str | None) -> None:
+            if not answer.done():
+                answer.set_result(name)
+
+        self.call_later(self.push_screen, NameScreen(taken), answered)
+        return await answer
 
     def action_quit_asking(self) -> None:
         """Ctrl+Q in a room asks first, as Q does; elsewhere it quits."""
@@ -818,4 +889,4 @@ class ParlourApp(App[None]):
                 continue
             self.unclaimed.append(event)
             if isinstance(event, Dropped):
-                self.notify(f"Connection lost ({event.reason}); reconnecting...")
+                self.notify(dropped_words(event))

@@ -1,5 +1,6 @@
-"""The score card (Tribolo's "sCores"): wins, losses and ties by colour and by player,
-and the best score ever, shown over the room."""
+"""The score card (Tribolo's "sCores"): wins, losses and ties by colour and by player
+(with each player's rating, where the server rates them), and the best score ever, shown
+over the room."""
 
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -12,18 +13,41 @@ from textual.widgets import DataTable, Label, Static
 
 from parlour.protocol import messages as m
 
+from .ratings import rating_text
 from .room import title
 
 COLUMNS = ("", "won", "lost", "tied", "games", "win %")
 
 
-def rows(lines: Sequence[Mapping[str, Any]], key: str) -> list[tuple[str, ...]]:
-    """A card's lines as table rows: who, then the counts."""
+def rated(lines: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a card's lines carry ratings (a server that rates players says them)."""
+    return any(rating_text(line.get("rating")) for line in lines)
+
+
+def who(line: Mapping[str, Any], key: str, me: str | None) -> str:
+    """Whose line it is: a colour, or a player's name, marked where it is this player's
+    own (by id: a guest may have gone by the same name)."""
+    if key == "colour":
+        return title(str(line[key]))
+    mine = me is not None and line.get("player") == me
+    return f"{line[key]} (you)" if mine else str(line[key])
+
+
+def rows(
+    lines: Sequence[Mapping[str, Any]],
+    key: str,
+    *,
+    ratings: bool = False,
+    me: str | None = None,
+) -> list[tuple[str, ...]]:
+    """A card's lines as table rows: who, then the counts, and with `ratings` the rating
+    (`?` while provisional) of each line that has one."""
     return [
         (
-            title(str(line[key])) if key == "colour" else str(line[key]),
+            who(line, key, me),
             *(str(line[count]) for count in ("wins", "losses", "ties", "games")),
             f"{line['win_percent']}%",
+            *((rating_text(line.get("rating")),) if ratings else ()),
         )
         for line in lines
     ]
@@ -52,9 +76,11 @@ class ScoreCardScreen(ModalScreen[bool]):
         Binding("a,A", "every_board", "Every board"),
     ]
 
-    def __init__(self, card: m.ScoreCardReply) -> None:
+    def __init__(self, card: m.ScoreCardReply, me: str | None = None) -> None:
         super().__init__()
         self.card = card
+        self.me = me
+        """This player's id, to mark their own line."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="card"):
@@ -77,5 +103,6 @@ class ScoreCardScreen(ModalScreen[bool]):
             ("#by-player", self.card.players, "name"),
         ):
             table = self.query_one(table_id, DataTable)
-            table.add_columns(*COLUMNS)
-            table.add_rows(rows(lines, key))
+            ratings = rated(lines)
+            table.add_columns(*COLUMNS, *(("rating",) if ratings else ()))
+            table.add_rows(rows(lines, key, ratings=ratings, me=self.me))

@@ -6,13 +6,17 @@ the server's own messages (updates, room views, thoughts) queue up as events for
 client to take one at a time. When the connection drops, the reader says so with
 `Dropped`, dials again with growing pauses, and says `Reconnected` once it has said hello;
 rejoining rooms with their seat tokens is the caller's business.
+
+Every hello carries the player's key, if the client has one (guests have none). A hello
+refused because its name is another player's (`name_taken`) is sent again with the name
+`ask_name` gives, on the same socket, as the server allows; without one, NameTakenError.
 """
 
 import asyncio
 import contextlib
 import dataclasses
 import itertools
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit, urlunsplit
@@ -37,6 +41,14 @@ class ConnectError(Exception):
     """The server could not be reached or refused the connection."""
 
 
+class NameTakenError(ConnectError):
+    """The server said the name belongs to another player, and no other name was given."""
+
+    def __init__(self, url: str, name: str) -> None:
+        super().__init__(f"the name {name} belongs to another player on this server ({url})")
+        self.name = name
+
+
 class ConnectionLostError(Exception):
     """The connection dropped before a request was answered."""
 
@@ -52,9 +64,11 @@ class RefusedError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Dropped:
-    """The connection was lost; the client is dialling again."""
+    """The connection was lost; the client is dialling again, unless `final`."""
 
     reason: str
+    final: bool = False
+    """The client stopped trying: the server refused its name and no other was given."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +79,9 @@ class Reconnected:
 
 
 Event = m.ServerMessage | Dropped | Reconnected
+AskName = Callable[[str], Awaitable[str | None]]
+"""Asked with a name the server refused as another player's: another name to try, or None
+to give up."""
 
 
 def server_url(text: str) -> str:
@@ -104,9 +121,24 @@ def room_link(url: str, ref: str) -> str:
 class Connection:
     """A connection that has said hello, with its reader running."""
 
-    def __init__(self, url: str, name: str, *, retry_delays: Sequence[float] = RETRY_DELAYS):
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        *,
+        key: str | None = None,
+        ask_name: AskName | None = None,
+        retry_delays: Sequence[float] = RETRY_DELAYS,
+    ):
         self.url = url
         self.name = name
+        """The name the server knows this connection by (changed when a refused one is
+        replaced)."""
+        self.key = key
+        """The player key every hello carries; None for a guest."""
+        self.ask_name = ask_name
+        """Asked for another name when the server refuses one; an app replaces it with a
+        dialog of its own while it runs."""
         self.retry_delays = tuple(retry_delays)
         self.session = ClientSession(codec_for(MSGPACK))
         self.welcome: m.Welcome | None = None
@@ -119,10 +151,17 @@ class Connection:
 
     @classmethod
     async def open(
-        cls, url: str, name: str, *, retry_delays: Sequence[float] = RETRY_DELAYS
+        cls,
+        url: str,
+        name: str,
+        *,
+        key: str | None = None,
+        ask_name: AskName | None = None,
+        retry_delays: Sequence[float] = RETRY_DELAYS,
     ) -> "Connection":
-        """Connect, say hello, and start reading; ConnectError if that fails."""
-        connection = cls(url, name, retry_delays=retry_delays)
+        """Connect, say hello, and start reading; ConnectError if that fails (NameTakenError
+        when the name is another player's and no other was given)."""
+        connection = cls(url, name, key=key, ask_name=ask_name, retry_delays=retry_delays)
         connection.welcome = await connection._dial()
         connection._reader = asyncio.create_task(connection._read_forever())
         return connection
@@ -187,21 +226,44 @@ class Connection:
             ) from None
         except (OSError, InvalidURI, InvalidHandshake, TimeoutError) as error:
             raise ConnectError(f"cannot connect to {self.url}: {error}") from None
-        hello = m.Hello(version=PROTOCOL_VERSION, name=self.name, client=f"parlour {__version__}")
         try:
-            await websocket.send(self.session.send(hello))
-            reply = self.session.receive(await asyncio.wait_for(websocket.recv(), OPEN_TIMEOUT))
+            reply = await self._greet(websocket)
         except (ConnectionClosed, TimeoutError, ProtocolError) as error:
             await websocket.close()
             raise ConnectError(f"{self.url} did not greet us: {error}") from None
+        except BaseException:
+            await websocket.close()
+            raise
         if isinstance(reply, m.Error):
             await websocket.close()
+            if reply.code == "name_taken":
+                raise NameTakenError(self.url, self.name)
             raise ConnectError(f"{self.url} refused us: {reply.message}")
         if not isinstance(reply, m.Welcome):
             await websocket.close()
             raise ConnectError(f"{self.url} answered hello with {reply.TYPE!r}")
         self._websocket = websocket
         return reply
+
+    async def _greet(self, websocket: ClientConnection) -> m.ServerMessage:
+        """Say hello, again with another name for as long as the name is another player's
+        and `ask_name` gives one; the last answer."""
+        while True:
+            hello = m.Hello(
+                version=PROTOCOL_VERSION,
+                name=self.name,
+                client=f"parlour {__version__}",
+                key=self.key,
+            )
+            await websocket.send(self.session.send(hello))
+            reply = self.session.receive(await asyncio.wait_for(websocket.recv(), OPEN_TIMEOUT))
+            if not (isinstance(reply, m.Error) and reply.code == "name_taken"):
+                return reply
+            other = None if self.ask_name is None else await self.ask_name(self.name)
+            other = (other or "").strip()
+            if not other or other == self.name:
+                return reply
+            self.name = other
 
     async def _read_forever(self) -> None:
         while not self._closing:
@@ -211,7 +273,12 @@ class Connection:
             if self._closing:
                 return
             self.events.put_nowait(Dropped(reason))
-            welcome = await self._redial()
+            try:
+                welcome = await self._redial()
+            except NameTakenError as refused:
+                self._closing = True
+                self.events.put_nowait(Dropped(f"{refused}; not reconnecting", final=True))
+                return
             self.welcome = welcome
             self.events.put_nowait(Reconnected(welcome))
 
@@ -242,10 +309,16 @@ class Connection:
             self.events.put_nowait(message)
 
     async def _redial(self) -> m.Welcome:
+        """Dial until the server is back; a name refused and not replaced ends the trying
+        (the reader stops, and the caller hears so from `Dropped`)."""
         for attempt in itertools.count():
             await asyncio.sleep(self.retry_delays[min(attempt, len(self.retry_delays) - 1)])
-            with contextlib.suppress(ConnectError):
+            try:
                 return await self._dial()
+            except NameTakenError:
+                raise
+            except ConnectError:
+                continue
         raise AssertionError("unreachable")
 
     def _fail_waiting(self) -> None:

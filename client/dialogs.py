@@ -10,6 +10,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+NAME_LENGTH = 32
+"""Characters in a name, as the server takes them."""
+
 
 class ProposalScreen(ModalScreen[bool]):
     """Another person asks to take back a move or start again: agree or not."""
@@ -210,3 +213,28 @@ class KeysScreen(ModalScreen[None]):
         """Each key as shown, and what it does."""
         keys = [("?" if key == "question_mark" else key, does) for key, does in self.keys]
         return [*keys, *self.BOARD_KEYS]
+
+
+class NameScreen(ModalScreen[str | None]):
+    """The server said the name is another player's: another name to say hello with, or
+    None (Escape) to stop trying."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Stop")]
+
+    def __init__(self, taken: str) -> None:
+        super().__init__()
+        self.taken = taken
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="question"):
+            yield Static(
+                f"The name {self.taken} belongs to another player on this server."
+                " Which name will you play under? (Enter; Escape stops)",
+                id="words",
+            )
+            yield Input(placeholder="another name", max_length=NAME_LENGTH, id="new-name")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        name = event.value.strip()
+        if name and name.casefold() != self.taken.casefold():
+            self.dismiss(name)

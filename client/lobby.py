@@ -1,4 +1,5 @@
-"""The lobby: the public rooms, their games and free seats; join one or watch."""
+"""The lobby: the public rooms, their games, free seats and players' ratings; join one or
+watch; from here the leaderboards and this player's own games."""
 
 import time
 from collections.abc import Callable
@@ -12,6 +13,10 @@ from textual.widgets import DataTable, Footer, Label, Static
 from parlour.protocol import messages as m
 
 from .connection import Connection, ConnectionLostError, RefusedError
+from .leaderboard import LeaderboardScreen
+from .mygames import GoBack, MyGamesScreen, ReplayRecord
+from .ratings import rating_text, seat_rating
+from .replay import ReplayScreen, ask_replay
 from .room import RoomModel, moved_ago
 
 LOBBY_REFRESH_SECONDS = 3.0
@@ -24,6 +29,8 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "join", "Join"),
         Binding("w,W", "watch", "Watch"),
         Binding("r,R", "refresh", "Refresh"),
+        Binding("l,L", "leaderboard", "Leaderboard"),
+        Binding("m,M", "my_games", "My games"),
         Binding("q,Q", "app.quit", "Quit"),
     ]
 
@@ -63,10 +70,7 @@ class LobbyScreen(Screen[None]):
         table = self.query_one(DataTable)
         table.clear()
         for room in self.rooms:
-            seats = ", ".join(
-                f"{seat['colour']} {'free' if seat['holder']['kind'] == 'open' else 'taken'}"
-                for seat in room["seats"]
-            )
+            seats = ", ".join(seat_summary(seat) for seat in room["seats"])
             people = room.get("people")
             in_room = str(people) if isinstance(people, int) else ""
             moved = room.get("moved_at")
@@ -78,10 +82,38 @@ class LobbyScreen(Screen[None]):
             table.move_cursor(row=ids.index(chosen["room"]))
         count = len(self.rooms)
         self.query_one("#status", Static).update(
-            f"{count} public room{'s' if count != 1 else ''}. Enter joins a free seat, W watches."
+            f"{count} public room{'s' if count != 1 else ''}. Enter joins a free seat, W watches;"
+            " L: leaderboards, M: your games."
             if count
             else "No public rooms yet: host one with `parlour host GAME --public`."
+            " L: leaderboards, M: your games."
         )
+
+    def action_leaderboard(self) -> None:
+        """The leaderboard of the chosen room's game, else of the first game."""
+        room = self._chosen()
+        game = str(room["game"]) if room is not None else None
+        self.app.push_screen(LeaderboardScreen(self.connection, game))
+
+    def action_my_games(self) -> None:
+        """This player's rooms in play, to go back to, and finished games, to replay."""
+        self.app.push_screen(MyGamesScreen(self.connection), self._went)
+
+    def _went(self, chosen: GoBack | ReplayRecord | None) -> None:
+        if isinstance(chosen, GoBack):
+            join = m.Join(room=chosen.ref, seat=chosen.seat)
+            self.run_worker(self._enter(join), group="requests")
+        elif isinstance(chosen, ReplayRecord):
+            self.run_worker(self._replay(chosen.record), group="requests")
+
+    async def _replay(self, record: str) -> None:
+        try:
+            replay = await ask_replay(self.connection, m.Replay(record=record))
+        except (RefusedError, ConnectionLostError, ValueError) as error:
+            self.query_one("#status", Static).update(f"Cannot replay that game: {error}")
+            self.app.bell()
+            return
+        self.app.push_screen(ReplayScreen(replay))
 
     def _chosen(self) -> dict[str, Any] | None:
         row = self.query_one(DataTable).cursor_row
@@ -114,6 +146,17 @@ class LobbyScreen(Screen[None]):
         else:
             return
         self.app.call_later(self.app.switch_screen, self.enter(room))
+
+
+def seat_summary(seat: dict[str, Any]) -> str:
+    """A seat as the room list shows it: `blue free`, `red Ann 1532?`, `green computer 1610`."""
+    holder = seat["holder"]
+    kind = holder["kind"]
+    if kind == "open":
+        return f"{seat['colour']} free"
+    who = "computer" if kind == "bot" and not holder.get("name") else holder.get("name")
+    rating = rating_text(seat_rating(seat))
+    return " ".join(str(part) for part in (seat["colour"], who or "taken", rating) if part)
 
 
 def _is_summary(room: Any) -> bool:

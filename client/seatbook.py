@@ -8,8 +8,6 @@ readable and writable by the user alone. `parlour join CODE` finds the token the
 
 import json
 import logging
-import os
-import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -18,14 +16,13 @@ from typing import Any, Final
 import platformdirs
 
 from .connection import join_command
+from .privatefile import write_private
 
 log = logging.getLogger("parlour.client")
 
 FILE_NAME: Final = "seats.json"
 MAX_KEPT: Final = 200
 """Rooms remembered at most; the oldest are forgotten first."""
-PRIVATE_FILE: Final = 0o600
-PRIVATE_FOLDER: Final = 0o700
 
 
 class SeatBookError(Exception):
@@ -110,20 +107,9 @@ class SeatBook:
     def _write(self, seats: list[HeldSeat]) -> None:
         """Write the whole file anew, then put it in place: never half-written, and readable
         by this user alone from the moment it exists."""
-        folder = self.path.parent
+        text = json.dumps([_entry(seat) for seat in seats], indent=1)
         try:
-            folder.mkdir(mode=PRIVATE_FOLDER, parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=".seats-", dir=folder)
-            try:
-                with os.fdopen(handle, "w", encoding="utf-8") as file:
-                    json.dump([_entry(seat) for seat in seats], file, indent=1)
-                    file.flush()
-                    os.fsync(file.fileno())
-                os.chmod(temporary, PRIVATE_FILE)
-                os.replace(temporary, self.path)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
+            write_private(self.path, text)
         except OSError as error:
             raise SeatBookError(f"cannot write {self.path}: {error.strerror}") from None
 

@@ -11,10 +11,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, Label, ListItem, ListView, Select
+from textual.widgets import Button, Label, ListItem, ListView, Select, Static
 
 from .boards import board_for
 from .boards.base import Board, Marks, Observation, Step
+from .ratings import change_of, counts_words, rating_text, seat_rating
 from .room import RoomModel, describe_holder, title
 
 BLINK_SECONDS = 0.5
@@ -83,9 +84,14 @@ class BoardView(Widget, can_focus=True):
             self.show(*self.shown)
 
     def mark(
-        self, *, hints: Sequence[str] | None = None, picked: tuple[str, ...] | None = None
+        self,
+        *,
+        hints: Sequence[str] | None = None,
+        picked: tuple[str, ...] | None = None,
+        changed: Sequence[str] | None = None,
     ) -> None:
-        """Light up the squares of these moves, or show the squares picked so far."""
+        """Light up the squares of these moves, show the squares picked so far, or (in a
+        replay) the cells the last move changed."""
         if self.board is None:
             return
         marks = self.marks
@@ -93,6 +99,8 @@ class BoardView(Widget, can_focus=True):
             marks = replace(marks, hints=self.board.hint_squares(hints))
         if picked is not None:
             marks = replace(marks, picked=picked)
+        if changed is not None:
+            marks = replace(marks, changed=frozenset(changed))
         self.marks = marks
         self.refresh()
 
@@ -166,6 +174,7 @@ class SeatsPanel(Vertical):
     def compose(self) -> ComposeResult:
         yield Label("Seats", classes="heading")
         yield ListView(id="seat-list")
+        yield Static("", id="rated")
         with Horizontal(id="host-controls"):
             yield Select(
                 [(f"level {level}", level) for level in self.levels],
@@ -179,11 +188,15 @@ class SeatsPanel(Vertical):
     def show(self, room: RoomModel) -> None:
         """Redraw the seats and show the host's controls while the room waits."""
         lines = []
+        changes = room.view.get("rating_changes") or {}
         for seat in room.seats:
             colour = seat["colour"]
             mover = "▶ " if room.to_move == colour and room.status == "playing" else "  "
             holder = describe_holder(seat["holder"], mine=colour in room.playing)
-            lines.append((colour, f"{mover}{title(colour)}: {holder}"))
+            rating = rating_text(seat_rating(seat))
+            change = change_of(changes.get(colour)) if isinstance(changes, dict) else ""
+            after = "".join(f"  {part}" for part in (rating, change) if part)
+            lines.append((colour, f"{mover}{title(colour)}: {holder}{after}"))
         if lines != self.shown:
             seats = self.query_one("#seat-list", ListView)
             if [colour for colour, _ in lines] == [colour for colour, _ in self.shown]:
@@ -193,6 +206,9 @@ class SeatsPanel(Vertical):
                 seats.clear()
                 seats.extend(ListItem(Label(line), name=colour) for colour, line in lines)
             self.shown = lines
+        rated = self.query_one("#rated", Static)
+        rated.update(counts_words(room.view))
+        rated.display = bool(counts_words(room.view))
         controls = self.query_one("#host-controls")
         controls.display = room.host and room.status == "waiting"
 

@@ -344,6 +344,12 @@ def _add_client_commands(commands: Any) -> None:
         help=f"host:port (default {LOCAL_SERVER}, a server on this machine)",
     )
     host.add_argument("--public", action="store_true", help="list the room in the lobby")
+    host.add_argument(
+        "--unrated",
+        action="store_true",
+        help="a friendly room: its games move nobody's rating (by default they count when"
+        " every person plays with a key and nobody asks the computer for help)",
+    )
     for command in (play, host):
         seats = command.add_mutually_exclusive_group()
         seats.add_argument("--seat", metavar="COLOUR", help="your seat (default: the first)")
@@ -434,11 +440,72 @@ def _add_client_commands(commands: Any) -> None:
     rooms.add_argument(
         "--server", type=_server, metavar="URL", help="only the rooms on this server"
     )
+    for command in (play, host, join):
+        command.add_argument(
+            "--guest",
+            action="store_true",
+            help="play without your player key: no ratings, no games kept as yours",
+        )
     for command in (play, host, join, rooms):
         command.add_argument(
             "--name", metavar="NAME", help="the name others see (default: your login name)"
         )
         command.set_defaults(run=_client)
+    _add_player_commands(commands)
+
+
+def _add_player_commands(commands: Any) -> None:
+    """key, leaderboard, mine and replay: a player's key, ratings and games."""
+    key = commands.add_parser(
+        "key",
+        help="your player key: show it, or import one from another machine",
+        description="Your player key is you on every Parlour server: your name, ratings and"
+        " games. It is made the first time the client runs. `parlour key` shows it and how to"
+        " move it; `parlour key import KEY` (or the key on standard input) puts another in"
+        " its place, once you say so, printing the old one so that it is not lost.",
+    )
+    key.add_argument(
+        "action", nargs="?", choices=("show", "import"), default="show", help="(default: show)"
+    )
+    key.add_argument("text", nargs="*", metavar="KEY", help="the key to import")
+    key.add_argument("--yes", action="store_true", help="import: replace your key without asking")
+    leaderboard = commands.add_parser(
+        "leaderboard",
+        help="a game's highest rated players on a server",
+        description="The 50 highest rated players of GAME on the server, computers marked;"
+        " a ? marks a provisional rating.",
+    )
+    leaderboard.add_argument("game", choices=sorted(GAMES), metavar="GAME", help="a game name")
+    mine = commands.add_parser(
+        "mine",
+        help="your games on a server: rooms in play and finished games",
+        description="The rooms you hold seats in on the server, to go back to with `parlour"
+        " join`, and your finished games with their result and rating change, each to"
+        " replay with `parlour replay --record RECORD`.",
+    )
+    replay = commands.add_parser(
+        "replay",
+        help="step through a game with charts of the scores and chances",
+        description="Step through the game in a game file (as `export` writes them; - for"
+        " standard input), or a finished game of yours by its record (parlour mine lists"
+        " them): the board at every move, the scores and the computer's judgement charted.",
+    )
+    replayed = replay.add_mutually_exclusive_group(required=True)
+    replayed.add_argument("file", nargs="?", metavar="FILE", help="a game file")
+    replayed.add_argument("--record", metavar="RECORD", help="a finished game's record")
+    for command in (leaderboard, mine, replay):
+        command.add_argument(
+            "--server",
+            type=_server,
+            default=LOCAL_SERVER,
+            metavar="URL",
+            help=f"host:port (default {LOCAL_SERVER}, a server on this machine)",
+        )
+        command.add_argument(
+            "--name", metavar="NAME", help="the name others see (default: your login name)"
+        )
+    for command in (key, leaderboard, mine, replay):
+        command.set_defaults(run=_player)
 
 
 def _colours(text: str) -> list[str]:
@@ -452,6 +519,17 @@ def _colours(text: str) -> list[str]:
 def _client(args: argparse.Namespace) -> int:
     """Run the terminal client for play, host or join."""
     from parlour.terminal import SetupError, run  # noqa: PLC0415 (only these need Textual)
+
+    try:
+        return run(args.command, args)
+    except SetupError as error:
+        raise CommandError(str(error)) from None
+
+
+def _player(args: argparse.Namespace) -> int:
+    """Run key, leaderboard, mine or replay."""
+    from parlour.players import run  # noqa: PLC0415 (only these need the client)
+    from parlour.terminal import SetupError  # noqa: PLC0415
 
     try:
         return run(args.command, args)

@@ -4,12 +4,17 @@ client; or list the rooms this user holds seats in.
 `play` starts a private server in this process on a free loopback port, so one command
 gives a game against the computer. The room is set up before the client takes over the
 screen, so `host` can print the room code and the command friends join with.
+
+Every hello carries this user's player key (made on the first run), unless `--guest`; a
+name the server says is another player's is asked again at the terminal, or refused with
+a word on `--name` where nobody is there to ask.
 """
 
 import argparse
 import asyncio
 import contextlib
 import getpass
+import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -19,11 +24,14 @@ from parlour.client.connection import (
     ConnectError,
     Connection,
     ConnectionLostError,
+    NameTakenError,
     RefusedError,
     join_command,
     room_link,
 )
+from parlour.client.dialogs import NAME_LENGTH
 from parlour.client.editor import EditorApp
+from parlour.client.playerkey import KeyFile, PlayerKeyError
 from parlour.client.room import RoomModel, levels_in, middle_level
 from parlour.client.seatbook import HeldSeat, SeatBook, SeatBookError
 from parlour.protocol import messages as m
@@ -110,6 +118,7 @@ async def create_room(
         bot_think_ms=args.think_ms,
         standin_after=getattr(args, "standin_after", 60),
         left_seats=getattr(args, "left_seats", "bot"),
+        rated=not getattr(args, "unrated", False),
     )
     answer = await _ask(connection, request)
     assert isinstance(answer, m.Joined)
@@ -166,6 +175,17 @@ def _forget(book: SeatBook, held: HeldSeat) -> None:
         print(f"parlour: {error}")
 
 
+def welcomed(connection: Connection) -> None:
+    """The first time a server meets this player's key: who they are to it now."""
+    player = connection.welcome.player if connection.welcome is not None else None
+    if isinstance(player, dict) and player.get("new"):
+        print(
+            f"This server meets you for the first time: you are {player.get('name')}"
+            f" ({player.get('id')}), known by your player key from now on (parlour key).",
+            flush=True,
+        )
+
+
 def said_goodbye(app: ParlourApp) -> None:
     """After quitting a room: how to come back to the seats kept there."""
     room = app.left
@@ -179,10 +199,36 @@ def default_level(connection: Connection, game: str) -> str | None:
     return middle_level(levels) if levels else None
 
 
-@contextlib.asynccontextmanager
-async def connected(url: str, name: str) -> AsyncIterator[Connection]:
+def player_key(args: argparse.Namespace) -> str | None:
+    """The key this user plays with (made now, the first time), or None with `--guest`."""
+    if getattr(args, "guest", False):
+        return None
     try:
-        connection = await Connection.open(url, name)
+        return KeyFile().load_or_make().key
+    except PlayerKeyError as error:
+        raise SetupError(f"{error} (or play without a key: --guest)") from None
+
+
+async def ask_in_terminal(taken: str) -> str | None:
+    """Another name, typed at the terminal, when the server says `taken` is another
+    player's; None where nobody is at a terminal to ask, or nothing is typed."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return None
+    print(f"The name {taken} belongs to another player on this server.")
+    try:
+        typed = await asyncio.to_thread(input, "Another name to play under (Enter stops): ")
+    except EOFError:
+        return None
+    return typed.strip()[:NAME_LENGTH] or None
+
+
+@contextlib.asynccontextmanager
+async def connected(url: str, name: str, key: str | None = None) -> AsyncIterator[Connection]:
+    """A connection that has said hello with `name` and `key`, closed on the way out."""
+    try:
+        connection = await Connection.open(url, name, key=key, ask_name=ask_in_terminal)
+    except NameTakenError as error:
+        raise SetupError(f"{error}: choose another with --name NAME") from None
     except ConnectError as error:
         raise SetupError(str(error)) from None
     try:
@@ -216,7 +262,7 @@ async def play(args: argparse.Namespace) -> None:
     config = ServerConfig(host="127.0.0.1", port=0, bot_pause=args.bot_pause)
     async with running_server(config) as server:
         url = addresses("127.0.0.1", server.port)[0]
-        async with connected(url, player_name(args)) as connection:
+        async with connected(url, player_name(args), player_key(args)) as connection:
             room = await create_room(connection, args, public=False)
             level = args.bots or default_level(connection, args.game)
             await _ask(connection, m.FillBots(room=room.ref, level=level))
@@ -231,7 +277,8 @@ async def host(args: argparse.Namespace) -> None:
     room_options(args)
     if not await edit_position(args):
         return
-    async with connected(args.server, player_name(args)) as connection:
+    async with connected(args.server, player_name(args), player_key(args)) as connection:
+        welcomed(connection)
         room = await create_room(connection, args, public=args.public)
         join = join_command(args.server, room.ref)
         print(f"Room {room.ref} ({'public' if args.public else 'private'}) is open.")
@@ -259,7 +306,8 @@ async def join(args: argparse.Namespace) -> None:
     if args.name is None and args.code is not None and not (args.seat or args.watch):
         held = _held(book, args.server, args.code)
         name = held.name if held is not None and held.name else name
-    async with connected(args.server, name) as connection:
+    async with connected(args.server, name, player_key(args)) as connection:
+        welcomed(connection)
         room = None if args.code is None else await enter_room(connection, args, book)
         app = ParlourApp(connection, room, book=book)
         await app.run_async()
@@ -283,7 +331,7 @@ async def rooms(args: argparse.Namespace) -> None:
         print(f"On {server}:")
         here = [seat for seat in held if seat.server == server]
         try:
-            async with connected(server, player_name(args)) as connection:
+            async with connected(server, player_name(args), player_key(args)) as connection:
                 for seat in here:
                     print(f"  {await _room_line(connection, seat)}")
         except SetupError as error:

@@ -11,7 +11,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from rich.style import Style
 from rich.text import Text
+
+CHANGED = Style(reverse=True, bold=True)
+"""A cell a replayed move changed: drawn inverted, so a piece keeps its seat's colour."""
 
 Step = Literal["up", "down", "left", "right"]
 """A cursor key."""
@@ -44,6 +48,8 @@ class Marks:
     """The phase of anything that blinks (Tripppin's next targets): drawn when True."""
     seat: str | None = None
     """The viewer's seat, if any, for what is shown only to the player to move."""
+    changed: frozenset[str] = frozenset()
+    """Cells a move changed, lit in a replay: placed, flipped, slid, pushed or pushed off."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from rich.style import Style
 from rich.text import Text
 
 from ..colours import BLACK_LETTER, HINT_YELLOW, SEAT_RGB, VALUE_CYAN, piece_style
-from .base import Board, Cell, Marks, Observation, Pick
+from .base import CHANGED, Board, Cell, Marks, Observation, Pick
 
 SQUARE_WIDTH = 3
 
@@ -50,7 +50,7 @@ def column_header(margin: int, cols: int, width: int) -> str:
 
 def overlay(name: str, marks: Marks) -> Style:
     """The hint and cursor highlights of square `name`, to add on top of its own style."""
-    style = Style()
+    style = CHANGED if name in marks.changed else Style()
     if name in marks.hints:
         style += HINT
     if name == marks.cursor:

@@ -18,7 +18,7 @@ from rich.text import Text
 from parlour.rules import hexgrid
 
 from ..colours import BLACK_LETTER, HINT_YELLOW, ink_style
-from .base import Board, Cell, Marks, Observation, Pick, Step
+from .base import CHANGED, Board, Cell, Marks, Observation, Pick, Step
 from .flank import LABEL
 
 PITCH = 4
@@ -268,6 +268,8 @@ class OublietteBoard(Board):
             style += LAST_MOVED
         if name in self._pushed:
             style += LAST_PUSHED
+        if name in marks.changed:
+            style += CHANGED
         if name in marks.hints:
             style += HINT if name in self._seat_of else HINT + HINT_ON_EMPTY
         if name in marks.picked:

@@ -1,0 +1,308 @@
+"""Known players in the terminal client (protocol.md 2.10): ratings on the seats, in the
+lobby and on the score card; whether a game counts and each seat's change after a rated
+one; the leaderboard and My games screens, and their commands."""
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, RichLog
+
+from parlour.cli import main
+from parlour.client.app import ParlourApp, RoomScreen
+from parlour.client.cards import ScoreCardScreen
+from parlour.client.connection import Connection, RefusedError
+from parlour.client.leaderboard import LeaderboardScreen, leaderboard_rows, leaderboard_text
+from parlour.client.lobby import LobbyScreen
+from parlour.client.mygames import MyGamesScreen, finished_row, my_games_text, playing_row
+from parlour.client.replay import ReplayScreen
+from parlour.client.room import RoomModel
+from parlour.client.widgets import SeatsPanel
+from parlour.protocol import messages as m
+from parlour.protocol.players import new_key, player_id
+
+from .test_app import SCREEN, screen_of, until
+
+TINY: dict[str, int | str] = {"rows": 4, "cols": 4, "blocked": 0, "tiles": 1}
+"""A Tribolo board of 16 squares: a rated game over in a dozen moves."""
+
+
+@pytest.fixture
+async def player(url: str) -> AsyncIterator[Connection]:
+    """A connection that says hello with a player key."""
+    opened = await Connection.open(url, "ann", key=new_key(), retry_delays=(0.05,))
+    yield opened
+    await opened.close()
+
+
+async def rated_room(
+    connection: Connection, *, game: str = "tribolo", public: bool = True, board: int = 3
+) -> RoomModel:
+    """A rated game against easy computers, started, this player in the first seat; a
+    tiny board for Tribolo, so the game is over in a dozen moves."""
+    welcome = connection.welcome
+    assert welcome is not None
+    seats = next(described["seats"] for described in welcome.games if described["name"] == game)
+    create = m.CreateRoom(
+        game=game,
+        options=TINY if game == "tribolo" else None,
+        seat=str(seats[0]),
+        board=board,
+        public=public,
+    )
+    joined = await connection.request(create)
+    assert isinstance(joined, m.Joined)
+    room = RoomModel.joined(joined)
+    await connection.request(m.FillBots(room=room.ref, level="easy"))
+    await connection.request(m.Start(room=room.ref))
+    view = await connection.request(m.GetRoom(room=room.ref))
+    room.apply(view)
+    return room
+
+
+async def room_view(connection: Connection, ref: str) -> dict[str, Any]:
+    view = await connection.request(m.GetRoom(room=ref))
+    assert isinstance(view, m.RoomView)
+    return view.room
+
+
+async def play_out(connection: Connection, ref: str) -> dict[str, Any]:
+    """Play this connection's seats (the first legal move each turn) to the end of the
+    game, and wait for its ratings to be kept; the last room view."""
+    for _ in range(2000):
+        view = await room_view(connection, ref)
+        if view["status"] == "finished":
+            break
+        state = view["state"]
+        if state["to_move"] in view["yours"]:
+            move = m.Move(room=ref, version=view["version"], move=state["legal_moves"][0])
+            try:
+                await connection.request(move)
+            except RefusedError as refused:
+                assert refused.code in ("stale_version", "not_your_turn", "game_over")
+        else:
+            await asyncio.sleep(0.05)
+    for _ in range(100):
+        view = await room_view(connection, ref)
+        if view.get("rating_changes") or not view.get("rated"):
+            return view
+        await asyncio.sleep(0.05)
+    raise AssertionError("the ratings were never kept")
+
+
+def seat_lines(screen: RoomScreen) -> list[str]:
+    return [line for _, line in screen.query_one(SeatsPanel).shown]
+
+
+def log_text(screen: RoomScreen) -> str:
+    return "\n".join(line.text for line in screen.query_one("#log", RichLog).lines)
+
+
+async def my_games(pilot: Pilot[None], app: ParlourApp) -> MyGamesScreen:
+    """The My games screen just opened, once the server's answer is in."""
+    await until(pilot, lambda: isinstance(app.screen, MyGamesScreen), "it opened")
+    screen = app.screen
+    assert isinstance(screen, MyGamesScreen)
+    await until(pilot, lambda: screen.reply is not None, "the games came")
+    return screen
+
+
+def table_rows(table: DataTable[Any]) -> list[tuple[str, ...]]:
+    return [tuple(str(cell) for cell in table.get_row_at(row)) for row in range(table.row_count)]
+
+
+async def test_a_rated_game_shows_the_ratings_that_it_counts_and_each_change(
+    player: Connection,
+) -> None:
+    room = await rated_room(player)
+    app = ParlourApp(player, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: "1500?" in " ".join(seat_lines(screen)), "ratings showed")
+        assert all("1500?" in line for line in seat_lines(screen))
+        rated = str(screen.query_one("#rated").render())
+        assert "Rated game" in rated
+        view = await play_out(player, room.ref)
+        changes = view["rating_changes"]
+        assert set(changes) == {"blue", "red", "green"}
+        await until(pilot, lambda: "Ratings:" in log_text(screen), "the changes were told")
+        for colour, change in changes.items():
+            before, after = change["before"], change["after"]
+            step = after - before
+            signed = f"+{step}" if step > 0 else f"\u2212{-step}" if step < 0 else "±0"
+            assert f"{before} → {after} ({signed})" in log_text(screen)
+            line = next(line for line in seat_lines(screen) if colour.capitalize() in line)
+            assert line.endswith(signed), line
+        assert "A replays it" in log_text(screen)
+        assert screen.room.status == "finished"
+
+
+async def test_a_game_helped_by_a_hint_says_it_is_unrated_and_why(player: Connection) -> None:
+    room = await rated_room(player)
+    app = ParlourApp(player, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        screen = screen_of(app)
+        await until(pilot, lambda: "Rated game" in str(screen.query_one("#rated").render()), "")
+        await until(pilot, lambda: screen.room.my_turn, "it was Blue's turn")
+        await pilot.press("P")
+        await until(
+            pilot, lambda: "Unrated" in str(screen.query_one("#rated").render()), "it said so"
+        )
+        assert "hint" in str(screen.query_one("#rated").render())
+
+
+async def test_the_lobby_and_the_score_card_show_ratings(player: Connection) -> None:
+    room = await rated_room(player, public=True)
+    app = ParlourApp(player)
+    async with app.run_test(size=SCREEN) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby showed")
+        table = app.screen.query_one(DataTable)
+        await until(pilot, lambda: table.row_count > 0, "the room was listed")
+        seats = table_rows(table)[0][2]
+        assert seats == "blue ann 1500?, red computer 1500?, green computer 1500?"
+    await play_out(player, room.ref)
+    room.apply(await player.request(m.GetRoom(room=room.ref)))
+    app = ParlourApp(player, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        await pilot.press("C")
+        await until(pilot, lambda: isinstance(app.screen, ScoreCardScreen), "the card showed")
+        await pilot.pause()
+        players = table_rows(app.screen.query_one("#by-player", DataTable))
+        card = await player.request(m.ScoreCard(game="tribolo", preset="standard"))
+        assert isinstance(card, m.ScoreCardReply)
+        me = player_id(str(player.key))
+        expected = {
+            line["name"] + (" (you)" if line["player"] == me else ""): line["rating"]
+            for line in card.players
+        }
+        assert {row[0]: row[-1] for row in players} == {
+            name: f"{rating['value']}{'?' if rating['provisional'] else ''}"
+            for name, rating in expected.items()
+        }
+        assert "ann (you)" in expected
+
+
+async def test_the_leaderboard_shows_what_the_server_sends_computers_marked(
+    player: Connection,
+) -> None:
+    room = await rated_room(player)
+    await play_out(player, room.ref)
+    reply = await player.request(m.Leaderboard(game="tribolo"))
+    assert isinstance(reply, m.LeaderboardReply) and len(reply.players) == 2
+    app = ParlourApp(player)
+    async with app.run_test(size=SCREEN) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby showed")
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, LeaderboardScreen), "it opened")
+        board = app.screen
+        assert isinstance(board, LeaderboardScreen)
+        table = board.query_one(DataTable)
+        await until(pilot, lambda: board.reply is not None and board.game == "tribolo", "")
+        me = player_id(str(player.key))
+        assert table_rows(table) == leaderboard_rows(reply.players, me)
+        marks = {row[1]: row[-1] for row in table_rows(table)}
+        assert marks == {"ann": "you", "computer, level easy": "computer"}
+        await pilot.press("right")
+        await until(pilot, lambda: board.game != "tribolo" and board.reply is not None, "")
+        await until(pilot, lambda: table.row_count == 0, "another game's board showed")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back to the lobby")
+
+
+async def test_my_games_lists_rooms_to_go_back_to_and_games_to_replay(
+    url: str, player: Connection
+) -> None:
+    finished = await rated_room(player)
+    await play_out(player, finished.ref)
+    playing = await rated_room(player, public=False)
+    assert playing.code is not None
+    reply = await player.request(m.MyGames())
+    assert isinstance(reply, m.MyGamesReply)
+    assert [room["ref"] for room in reply.playing] == [playing.code]
+    # Another machine with the same key: back into the seat without its token.
+    elsewhere = await Connection.open(url, "ann", key=player.key, retry_delays=(0.05,))
+    app = ParlourApp(elsewhere)
+    try:
+        async with app.run_test(size=SCREEN) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby showed")
+            await pilot.press("m")
+            mine = await my_games(pilot, app)
+            now = time.time()
+            me = player_id(str(player.key))
+            rows = table_rows(mine.query_one("#playing", DataTable))
+            assert [row[:3] for row in rows] == [
+                row[:3] for row in (playing_row(room, now) for room in reply.playing)
+            ]
+            done = table_rows(mine.query_one("#finished", DataTable))
+            expected = finished_row(reply.finished[0], me, now)
+            assert [row[2:] for row in done] == [expected[2:]]
+            outcome = reply.finished[0]["seats"][0]
+            change = outcome["rating"]["after"] - outcome["rating"]["before"]
+            assert str(abs(change)) in done[0][3] and done[0][3].startswith(
+                str(outcome["rating"]["before"])
+            )
+            # Enter on the finished game replays it.
+            mine.query_one("#finished", DataTable).focus()
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "it replayed")
+            replay = app.screen
+            assert isinstance(replay, ReplayScreen)
+            assert replay.replay.last == reply.finished[0]["moves"]
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back to the lobby")
+            # Enter on the room in play goes back to the seat.
+            await pilot.press("m")
+            again = await my_games(pilot, app)
+            again.query_one("#playing", DataTable).focus()
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, RoomScreen), "back in the room")
+            room = screen_of(app).room
+            assert room.room_id == playing.room_id and room.playing == ["blue"]
+    finally:
+        await elsewhere.close()
+
+
+async def test_a_guest_is_told_why_there_are_no_games_of_their_own(url: str) -> None:
+    guest = await Connection.open(url, "gus")
+    app = ParlourApp(guest)
+    try:
+        async with app.run_test(size=SCREEN) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby showed")
+            await pilot.press("m")
+            await until(pilot, lambda: isinstance(app.screen, MyGamesScreen), "it opened")
+            status = app.screen.query_one("#games-status")
+            await until(pilot, lambda: "guest" in str(status.render()), "it said why")
+    finally:
+        await guest.close()
+
+
+async def test_the_commands_print_the_leaderboard_and_my_games(
+    url: str,
+    player: Connection,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert main(["key", "import", str(player.key), "--yes"]) == 0
+    room = await rated_room(player)
+    await play_out(player, room.ref)
+    capsys.readouterr()
+    server = ["--server", url.removeprefix("ws://").removesuffix("/ws"), "--name", "ann"]
+    # Each command runs its own event loop, so in a thread of its own.
+    assert await asyncio.to_thread(main, ["leaderboard", "tribolo", *server]) == 0
+    board = capsys.readouterr().out
+    assert await asyncio.to_thread(main, ["mine", *server]) == 0
+    mine = capsys.readouterr().out
+    reply = await player.request(m.Leaderboard(game="tribolo"))
+    games = await player.request(m.MyGames())
+    assert isinstance(reply, m.LeaderboardReply) and isinstance(games, m.MyGamesReply)
+    me = player_id(str(player.key))
+    assert board.strip() == leaderboard_text(reply, me)
+    assert "(computer)" in board and "(you)" in board
+    assert my_games_text(games, me, time.time()) in mine
+    assert f"record {games.finished[0]['record']}" in mine and "won" in mine
