@@ -787,7 +787,9 @@ class Lobby(Keeping, Known):
         moves = state.legal_moves() if message.kind == "possible" else state.best_moves()
         texts = [state.format_move(move) for move in moves]
         reply = m.HintReply(id=message.id, kind=message.kind, moves=texts)
-        return [(conn, reply), *self._helped(room, seat, "a hint")]
+        if message.kind == "possible":
+            return [(conn, reply)]
+        return [(conn, reply), *self._helped(room, seat, "the best move")]
 
     def _own_turn(self, conn: ConnId, ref: str, what: str) -> tuple[Room, Seat, State[Any]]:
         """The room, seat and state where it is `conn`'s turn; else the error that says why."""

@@ -141,18 +141,20 @@ async def test_a_rated_game_shows_the_ratings_that_it_counts_and_each_change(
         assert screen.room.status == "finished"
 
 
-async def test_a_game_helped_by_a_hint_says_it_is_unrated_and_why(player: Connection) -> None:
+async def test_a_game_helped_by_the_best_move_says_it_is_unrated_and_why(
+    player: Connection,
+) -> None:
     room = await rated_room(player)
     app = ParlourApp(player, room)
     async with app.run_test(size=SCREEN) as pilot:
         screen = screen_of(app)
         await until(pilot, lambda: "Rated game" in str(screen.query_one("#rated").render()), "")
         await until(pilot, lambda: screen.room.my_turn, "it was Blue's turn")
-        await pilot.press("P")
+        await pilot.press("B")
         await until(
             pilot, lambda: "Unrated" in str(screen.query_one("#rated").render()), "it said so"
         )
-        assert "hint" in str(screen.query_one("#rated").render())
+        assert "asked for the best move" in str(screen.query_one("#rated").render())
 
 
 async def test_the_lobby_and_the_score_card_show_ratings(player: Connection) -> None:

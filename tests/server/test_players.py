@@ -142,8 +142,10 @@ def test_a_hint_a_guest_or_a_casual_room_leaves_ratings_where_they_were() -> Non
     hello(hall, 1, "Ann", ANN_KEY)
     hello(hall, 2, "Bob", BOB_KEY)
     hinted = othello_room(hall)
+    hall.handle(1, m.Hint(room=hinted, kind="possible"))
+    assert view(hall, 2, hinted)["rated"] is True, "the possible moves are only the rules"
     hall.handle(1, m.Hint(room=hinted, kind="best"))
-    assert view(hall, 2, hinted)["unrated"] == "Ann asked for a hint"
+    assert view(hall, 2, hinted)["unrated"] == "Ann asked for the best move"
     play_out(hall, hinted)
     casual = othello_room(hall, rated=False)
     assert view(hall, 1, casual)["unrated"] == "the room is not rated"
