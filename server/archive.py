@@ -45,7 +45,6 @@ class ClaimName:
 
     player: str | None
     name: str
-    key_sent: bool
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,8 +82,7 @@ class Known:
 
     def _hello(self, conn: ConnId, message: m.Hello) -> Outbox:
         player = None if message.key is None else player_id(message.key)
-        claim = ClaimName(player, message.name, message.key is not None)
-        return self._ask(ArchiveAsk(conn, message.id, claim))
+        return self._ask(ArchiveAsk(conn, message.id, ClaimName(player, message.name)))
 
     def _welcome(
         self, conn: ConnId, request: str | int | None, claim: ClaimName, found: bool | None
