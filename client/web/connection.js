@@ -1,11 +1,14 @@
 /** The server's WebSocket, spoken in parlour.v1.json: requests answered by their id, the
- * rest handed on as events; after a drop it connects again by itself and says hello anew. */
+ * rest handed on as events; after a drop it connects again by itself and says hello anew,
+ * with the player's key when the page has one. A name another player holds is asked again
+ * on the same connection (protocol.md 2.1). */
 
 export const SUBPROTOCOL = "parlour.v1.json";
 export const PROTOCOL_VERSION = 1;
 const CLIENT = "parlour-web";
 const RETRY_FIRST_MS = 200;
 const RETRY_MOST_MS = 5000;
+const NAME_TAKEN = "name_taken";
 
 /** The server refused a request: `code` from protocol.md section 3, `message` in words. */
 export class ServerError extends Error {
@@ -32,15 +35,20 @@ export function serverUrl(where = window.location) {
 
 /**
  * One connection to the server. Events: `message` (detail: a message the server sent of its
- * own accord), `status` (detail: "connecting", "open", "lost" or "refused"), `reconnected`
+ * own accord), `status` (detail: "connecting", "open", "lost", "refused", or "name_taken"
+ * while the server waits for a hello with another name: see `helloAgain`), `reconnected`
  * (after a drop, once the new connection is welcomed: rooms should be joined again).
- * `games` keeps the last welcome's games through a drop.
+ * `games` keeps the last welcome's games through a drop; `player` is the welcome's player
+ * (`{id, name, new}`) for a connection with a key, else null.
  */
 export class Connection extends EventTarget {
-  constructor(name, url = serverUrl()) {
+  constructor(name, url = serverUrl(), key = null) {
     super();
     this.name = name;
     this.url = url;
+    this.key = key;
+    this.player = null;
+    this.nameRefusal = null;
     this.welcome = null;
     this.games = [];
     this.refusal = null;
@@ -83,7 +91,24 @@ export class Connection extends EventTarget {
 
   sayHello(socket) {
     const hello = { type: "hello", version: PROTOCOL_VERSION, name: this.name, client: CLIENT };
+    if (this.key) hello.key = this.key;
     socket.send(JSON.stringify(hello));
+  }
+
+  /** Say hello again as `name`, after the server answered `name_taken`: the connection
+   * stays open for it. Resolves with the welcome (`connect()`'s promise resolves too). */
+  helloAgain(name) {
+    this.name = name;
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN || this.welcome) {
+      return Promise.reject(new ConnectionLost());
+    }
+    return new Promise((resolve, reject) => {
+      this.nextWelcome = { resolve, reject };
+      this.nameRefusal = null;
+      this.status("connecting");
+      this.sayHello(socket);
+    });
   }
 
   receive(data) {
@@ -109,7 +134,9 @@ export class Connection extends EventTarget {
       return;
     }
     if (message.type === "error" && !this.welcome) {
-      this.refused(new ServerError(message.code, message.message));
+      const error = new ServerError(message.code, message.message, message.detail ?? null);
+      if (error.code === NAME_TAKEN) this.nameTaken(error);
+      else this.refused(error);
       return;
     }
     this.emit("message", message);
@@ -118,6 +145,9 @@ export class Connection extends EventTarget {
   welcomed(message) {
     const again = this.everOpen;
     this.welcome = message;
+    this.nameRefusal = null;
+    this.player = message.player && typeof message.player.id === "string" ? message.player : null;
+    if (typeof this.player?.name === "string" && this.player.name) this.name = this.player.name;
     this.games = message.games ?? [];
     this.everOpen = true;
     this.retryMs = RETRY_FIRST_MS;
@@ -126,7 +156,22 @@ export class Connection extends EventTarget {
       this.firstWelcome.resolve(message);
       this.firstWelcome = null;
     }
+    if (this.nextWelcome) {
+      this.nextWelcome.resolve(message);
+      this.nextWelcome = null;
+    }
     if (again) this.emit("reconnected", message);
+  }
+
+  /** Another player holds the name: the connection waits, open, for `helloAgain`. A first
+   * `connect()` stays pending meanwhile; a `helloAgain` waiting is answered with the error. */
+  nameTaken(error) {
+    this.nameRefusal = error;
+    if (this.nextWelcome) {
+      this.nextWelcome.reject(error);
+      this.nextWelcome = null;
+    }
+    this.status("name_taken");
   }
 
   /** The server refused our hello (a name it will not take, a version it does not speak):
@@ -134,10 +179,9 @@ export class Connection extends EventTarget {
   refused(error) {
     this.closed = true;
     this.refusal = error;
-    if (this.firstWelcome) {
-      this.firstWelcome.reject(error);
-      this.firstWelcome = null;
-    }
+    for (const waiting of [this.firstWelcome, this.nextWelcome]) waiting?.reject(error);
+    this.firstWelcome = null;
+    this.nextWelcome = null;
     this.status("refused");
   }
 

@@ -3,6 +3,7 @@
 
 import { openDialog, table } from "./dialogs.js";
 import { element } from "./dom.js";
+import { ratingText } from "./players.js";
 import { title } from "./words.js";
 
 const MOST_FILE_CHARS = 60000;
@@ -88,28 +89,10 @@ export class RoomFiles {
   }
 
   async importGame() {
-    const text = element("textarea", { id: "import-text", rows: 12, "aria-label": "A game file" });
-    const file = element("input", { id: "import-file", type: "file", accept: ".txt,.pgn,text/plain" });
-    file.addEventListener("change", async () => {
-      const chosen = file.files?.[0];
-      if (chosen) text.value = (await chosen.text()).slice(0, MOST_FILE_CHARS);
-    });
-    const { result } = openDialog(
-      "Import a game file",
-      [
-        element("label", { for: "import-file" }, "A file"),
-        file,
-        element("label", { for: "import-text" }, "or its text"),
-        text,
-      ],
-      [
-        { label: "Import", value: "import", primary: true },
-        { label: "Cancel", value: "cancel" },
-      ],
-    );
-    if ((await result) !== "import" || !text.value.trim()) return;
+    const text = await askGameFile("Import a game file", "import", "Import");
+    if (text === null) return;
     try {
-      await this.room.request({ type: "import_game", room: this.room.ref, text: text.value.slice(0, MOST_FILE_CHARS) });
+      await this.room.request({ type: "import_game", room: this.room.ref, text });
       this.room.say("Imported.");
     } catch (error) {
       this.room.refuse(error);
@@ -136,7 +119,7 @@ export class RoomFiles {
     const body = [
       element("p", {}, `${card.games} games finished${where}${card.stood_in ? `, ${card.stood_in} with a stand-in` : ""}.`),
       table(["Colour", "Won", "Lost", "Tied", "Games", "Won %"], card.colours.map((l) => [title(l.colour), ...counts(l)]), { class: "card" }),
-      table(["Player", "Won", "Lost", "Tied", "Games", "Won %"], card.players.map((l) => [l.name, ...counts(l)]), { class: "card" }),
+      this.playersTable(card.players, counts),
       element("p", {}, best),
     ];
     const choices = [{ label: "Close", value: "close" }];
@@ -144,10 +127,50 @@ export class RoomFiles {
     const chosen = await openDialog(`Score card: ${this.room.gameTitle()}`, body, choices).result;
     if (chosen === "every") await this.scoreCard(null);
   }
+
+  /** A line per player, this player's marked (by id: a guest may have gone by the same
+   * name); a Rating column where the server gives their ratings (2.10). */
+  playersTable(players, counts) {
+    const me = this.room.connection.player?.id;
+    const who = (line) => (me && line.player === me ? `${line.name} (you)` : line.name);
+    const rated = players.some((line) => lineRating(line) !== "");
+    const headers = ["Player", "Won", "Lost", "Tied", "Games", "Won %"];
+    if (!rated) return table(headers, players.map((l) => [who(l), ...counts(l)]), { class: "card", id: "card-players" });
+    return table([...headers, "Rating"], players.map((l) => [who(l), ...counts(l), lineRating(l)]), { class: "card", id: "card-players" });
+  }
+}
+
+/** A line's rating as shown: a seat's `{value, provisional}` or a bare number. */
+function lineRating(line) {
+  const rating = line.rating;
+  if (Number.isFinite(rating)) return String(rating);
+  return ratingText(rating);
 }
 
 /** The board preset whose score card a room's games count on: a named board, `custom` for
  * a game from a position of its own, else `standard`. */
+/** A game file the person chooses or pastes in a dialog titled `heading`, whose ids start
+ * with `id` and whose button says `verb`; null if they cancel or give nothing. */
+export async function askGameFile(heading, id, verb) {
+  const text = element("textarea", { id: `${id}-text`, rows: 12, "aria-label": "A game file", spellcheck: "false" });
+  const file = element("input", { id: `${id}-file-input`, type: "file", accept: ".txt,.pgn,text/plain" });
+  file.addEventListener("change", async () => {
+    const chosen = file.files?.[0];
+    if (chosen) text.value = (await chosen.text()).slice(0, MOST_FILE_CHARS);
+  });
+  const { dialog, result } = openDialog(
+    heading,
+    [element("label", { for: file.id }, "A file"), file, element("label", { for: text.id }, "or its text"), text],
+    [
+      { label: verb, value: "go", primary: true },
+      { label: "Cancel", value: "cancel" },
+    ],
+  );
+  dialog.id = `${id}-file-dialog`;
+  if ((await result) !== "go" || !text.value.trim()) return null;
+  return text.value.slice(0, MOST_FILE_CHARS);
+}
+
 export function presetOf(view) {
   if (view.position) return "custom";
   const board = view.options?.board;

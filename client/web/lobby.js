@@ -1,11 +1,18 @@
-/** The lobby (`/`): the public rooms, refreshed every few seconds, and the form that makes a
- * new room: game, options, board number, public or private, and who sits where. */
+/** The lobby (`/`): the public rooms, refreshed every few seconds, with their players'
+ * ratings; a player's own games (rooms in play to go back to, finished games with their
+ * results, rating changes and replays); the leaderboards; a game file to replay; and the
+ * form that makes a new room: game, options, board number, public or private, rated or
+ * not, and who sits where. */
 
+import { showKeyDialog } from "./account.js";
 import { BoardView } from "./boards/view.js";
-import { element, rebuild } from "./dom.js";
+import { button, element, rebuild } from "./dom.js";
 import { callCoin, callsCoin, openDialog } from "./dialogs.js";
 import { editPosition } from "./editor.js";
-import { forgetSeat, storedSeats, storeSeat } from "./storage.js";
+import { askGameFile } from "./files.js";
+import { changeText, deltaText, outcomeText, ratingText, seatRating, whenText } from "./players.js";
+import { rememberRecord } from "./replay.js";
+import { forgetSeat, storedSeats, storeReplayFile, storeSeat } from "./storage.js";
 import { defaultLevel, describeHolder, movedText, openSeats, peopleText, title } from "./words.js";
 
 const REFRESH_MS = 3000;
@@ -16,6 +23,9 @@ const OPEN = "open";
 const MINE_SHOWN = 10;
 const THINK_SECONDS = [1, 2, 3, 5, 10];
 const STANDIN_SECONDS = 60;
+/** How often a player's own games are asked for again. */
+const MY_GAMES_MS = 15000;
+const FINISHED_SHOWN = 10;
 
 /** One option of a game as a labelled form control. */
 function optionControl(option) {
@@ -59,9 +69,14 @@ export class LobbyView {
     this.navigate = navigate;
     this.timer = null;
     this.clock = null;
+    this.gamesTimer = null;
+    this.finishedShown = FINISHED_SHOWN;
     this.onReconnect = () => {
       if (this.gameSelect.options.length === 0) this.show();
-      else this.refresh();
+      else {
+        this.refresh();
+        this.showMyGames();
+      }
     };
   }
 
@@ -71,13 +86,38 @@ export class LobbyView {
 
   show() {
     this.destroy();
+    this.left = false;
     document.title = "Parlour";
     this.roomsBody = element("tbody", {});
     this.roomsNote = element("p", { class: "note" }, "Looking for rooms…");
     this.error = element("p", { class: "error", role: "alert" });
     this.form = this.buildForm();
     this.mine = element("ul", { class: "my-rooms", id: "my-rooms" });
-    this.mineBox = element("div", { class: "mine", hidden: true }, element("h2", {}, "Your rooms"), this.mine);
+    this.tokenRooms = [];
+    this.finishedBody = element("tbody", {});
+    this.finishedMore = element("p", {});
+    this.myGamesNote = element("p", { class: "note", id: "my-games-note" });
+    this.playingBox = element("div", { hidden: true }, element("h3", {}, "Rooms to go back to"), this.mine);
+    this.finishedBox = element(
+      "div",
+      { hidden: true },
+      element("h3", {}, "Finished games"),
+      element(
+        "table",
+        { class: "finished-list", id: "my-finished" },
+        element("thead", {}, element("tr", {}, ...["Game", "When", "Result", "Rating", ""].map((h) => element("th", { scope: "col" }, h)))),
+        this.finishedBody,
+      ),
+      this.finishedMore,
+    );
+    this.myGames = element(
+      "div",
+      { class: "my-games", id: "my-games", hidden: true },
+      element("h2", {}, "My games"),
+      this.playingBox,
+      this.finishedBox,
+      this.myGamesNote,
+    );
     this.root.replaceChildren(
       element(
         "section",
@@ -85,7 +125,8 @@ export class LobbyView {
         element(
           "div",
           { class: "rooms" },
-          this.mineBox,
+          this.newPlayerNote(),
+          this.myGames,
           element("h1", {}, "Open rooms"),
           element(
             "table",
@@ -102,54 +143,205 @@ export class LobbyView {
             this.roomsBody,
           ),
           this.roomsNote,
+          this.playersBox(),
         ),
         element("div", { class: "new-room" }, element("h2", {}, "New room"), this.form, this.error),
       ),
     );
     this.connection.addEventListener("reconnected", this.onReconnect);
     this.refresh();
-    this.showMine();
+    this.showMyGames();
     this.timer = setInterval(() => this.refresh(), REFRESH_MS);
     this.clock = setInterval(() => this.tellTimes(), CLOCK_MS);
+    this.gamesTimer = setInterval(() => this.showMyGames({ rooms: false }), MY_GAMES_MS);
+  }
+
+  /** The first time a key says hello: what it is, and where to find it. */
+  newPlayerNote() {
+    if (!this.connection.player?.new || !this.connection.key) return null;
+    return element(
+      "p",
+      { class: "note new-player", id: "new-player" },
+      "This browser made you a player key: it keeps your name, your games and your ratings. To play as yourself elsewhere, copy it from ",
+      button("Your key", () => showKeyDialog(this.connection), { class: "quiet" }),
+      ".",
+    );
+  }
+
+  /** The leaderboards, one link a game, and a game file to step through. */
+  playersBox() {
+    const links = this.games.map((game) => {
+      const link = element("a", { href: `/#leaderboard/${game.name}`, "data-game": game.name }, game.title);
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        this.navigate(`/#leaderboard/${game.name}`);
+      });
+      return link;
+    });
+    const nav = element("nav", { class: "game-tabs", id: "leaderboards", "aria-label": "Leaderboards" });
+    links.forEach((link, i) => nav.append(...(i ? [" ", link] : [link])));
+    return element(
+      "div",
+      { class: "players-box" },
+      element("h2", {}, "Leaderboards"),
+      nav,
+      element("h2", {}, "Replays"),
+      element(
+        "p",
+        {},
+        button("Replay a game file", () => this.replayFile(), { id: "replay-file" }),
+        " ",
+        element("small", { class: "note" }, "step through a game exported from a room, with the computer's view of who was winning"),
+      ),
+    );
+  }
+
+  /** A game file chosen or pasted, to step through at `/#replay/file`. */
+  async replayFile() {
+    const text = await askGameFile("Replay a game file", "replay", "Replay");
+    if (text === null) return;
+    storeReplayFile(text);
+    this.navigate("/#replay/file");
+  }
+
+  /** My games: the rooms to go back to (those the server knows the player sits in, then
+   * those this browser holds a seat token for) and the player's finished games. A guest
+   * has only the rooms of the tokens. */
+  async showMyGames({ rooms = true } = {}) {
+    let reply = null;
+    if (this.connection.player) {
+      try {
+        reply = await this.connection.request({ type: "my_games" });
+      } catch {
+        reply = null;
+      }
+    }
+    if (this.left) return;
+    const playing = reply?.playing ?? [];
+    const finished = reply?.finished ?? [];
+    const listed = new Set(playing.flatMap((entry) => [entry.room, entry.ref]));
+    if (rooms) {
+      const found = await this.roomsOfTokens();
+      if (this.left) return;
+      this.tokenRooms = found;
+    }
+    const others = this.tokenRooms.filter(({ ref, room }) => !listed.has(ref) && !listed.has(room.room));
+    const key = JSON.stringify([playing, others.map(({ ref, room }) => [ref, room.status, room.state?.to_move, room.public])]);
+    rebuild(this.mine, key, () => [
+      ...playing.map((entry) => this.playingItem(entry)),
+      ...others.map(({ ref, room }) => this.tokenItem(ref, room)),
+    ]);
+    this.finishedRows(finished);
+    const inPlay = playing.length + others.length;
+    this.playingBox.hidden = inPlay === 0;
+    this.finishedBox.hidden = finished.length === 0;
+    this.myGamesNote.textContent = reply && !inPlay && !finished.length ? "Your games show here: the rooms you sit in, and the games you finished, to replay." : "";
+    this.myGames.hidden = !reply && inPlay === 0;
+    this.tellTimes();
+  }
+
+  /** A room the server says the player sits in, not finished: a link back to it (a page
+   * proving the key takes the seat back without a token). */
+  playingItem(entry) {
+    const game = this.games.find((each) => each.name === entry.game);
+    const link = this.roomLink(entry.ref, game?.title ?? title(entry.game));
+    const seats = (entry.seats ?? []).map(title).join(" and ");
+    const parts = [link, ` · you play ${seats} · ${entry.status}${entry.ref !== entry.room ? " · private" : ""}`];
+    if (Number.isFinite(entry.moved_at) && entry.moved_at > 0) {
+      parts.push(" · ", element("span", { class: "moved", "data-at": entry.moved_at }, movedText(entry.moved_at)));
+    }
+    return element("li", { "data-room": entry.room }, ...parts);
+  }
+
+  /** A room this browser holds a seat token for. */
+  tokenItem(ref, room) {
+    const game = this.games.find((each) => each.name === room.game);
+    const state = room.state;
+    const status = room.status === "playing" && state ? `${title(state.to_move)} to move` : room.status;
+    return element("li", { "data-room": room.room }, this.roomLink(ref, game?.title ?? room.game), ` · ${status}${room.public ? "" : " · private"}`);
+  }
+
+  roomLink(ref, text) {
+    const link = element("a", { href: `/r/${ref}`, "data-ref": ref, "data-key": ref }, text);
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      this.navigate(`/r/${ref}`);
+    });
+    return link;
+  }
+
+  /** The player's finished games, newest first: the game, when, the result, the rating
+   * change, and a link to step through it. */
+  finishedRows(finished) {
+    const me = this.connection.player?.id;
+    const shown = finished.slice(0, this.finishedShown);
+    for (const entry of finished) rememberRecord(entry);
+    rebuild(this.finishedBody, JSON.stringify([shown, me]), () =>
+      shown.map((entry) => {
+        const game = this.games.find((each) => each.name === entry.game);
+        const seats = entry.seats ?? [];
+        const mine = seats.find((seat) => seat.player === me) ?? null;
+        const scores = seats.map((seat) => `${seat.player === me ? "you" : seat.name ?? title(seat.colour)} ${seat.score}`).join(", ");
+        const outcome = mine ? outcomeText(mine.outcome) : "";
+        const rating = mine?.rating
+          ? element("span", { class: `rating-change ${mine.rating.after >= mine.rating.before ? "up" : "down"}`, title: changeText(mine.rating) }, deltaText(mine.rating))
+          : element("span", { class: "note" }, entry.rated ? "" : "unrated");
+        const replay = element("a", { href: `/#replay/${encodeURIComponent(entry.record)}`, class: "replay-link", "data-record": entry.record }, "Replay");
+        replay.addEventListener("click", (event) => {
+          event.preventDefault();
+          this.navigate(`/#replay/${encodeURIComponent(entry.record)}`);
+        });
+        const preset = entry.preset && entry.preset !== "standard" ? element("small", { class: "note" }, ` ${entry.preset}`) : null;
+        return element(
+          "tr",
+          { "data-record": entry.record },
+          element("td", {}, game?.title ?? title(entry.game), preset),
+          element("td", {}, whenText(entry.finished_at), element("br"), element("small", { class: "note" }, `${entry.moves} moves`)),
+          element("td", { class: `outcome ${mine?.outcome ?? ""}`.trim() }, outcome ? element("strong", {}, outcome) : null, outcome ? element("br") : null, element("small", {}, scores)),
+          element("td", { class: "rating" }, rating),
+          element("td", {}, replay),
+        );
+      }),
+    );
+    const more = finished.length - shown.length;
+    if (more > 0) {
+      const all = element("button", { type: "button", class: "quiet", id: "more-finished" }, `Show ${more} more`);
+      all.addEventListener("click", () => {
+        this.finishedShown = finished.length;
+        this.finishedRows(finished);
+      });
+      this.finishedMore.replaceChildren(all);
+    } else {
+      this.finishedMore.replaceChildren();
+    }
   }
 
   /** Say again how long ago each listed room's last move was. */
   tellTimes() {
-    for (const moved of this.roomsBody?.querySelectorAll(".moved[data-at]") ?? []) {
+    for (const moved of this.root.querySelectorAll(".lobby .moved[data-at]")) {
       moved.textContent = movedText(Number(moved.dataset.at));
     }
   }
 
-  /** The rooms this browser holds seats in, as they are now, each a link back to its seat;
-   * rooms that have closed are forgotten. */
-  async showMine() {
-    const titles = Object.fromEntries(this.games.map((game) => [game.name, game.title]));
-    const items = [];
+  /** The rooms this browser holds seats in, as they are now: [{ref, room}]; rooms that
+   * have closed are forgotten. */
+  async roomsOfTokens() {
+    const found = [];
     for (const [ref] of storedSeats().slice(0, MINE_SHOWN)) {
-      let reply;
       try {
-        reply = await this.connection.request({ type: "get_room", room: ref });
+        found.push({ ref, room: (await this.connection.request({ type: "get_room", room: ref })).room });
       } catch (error) {
         if (error.code === "no_such_room") forgetSeat(ref);
-        continue;
       }
-      const room = reply.room;
-      const link = element("a", { href: `/r/${ref}`, "data-ref": ref }, titles[room.game] ?? room.game);
-      link.addEventListener("click", (event) => {
-        event.preventDefault();
-        this.navigate(`/r/${ref}`);
-      });
-      const state = room.state;
-      const status = room.status === "playing" && state ? `${title(state.to_move)} to move` : room.status;
-      items.push(element("li", {}, link, ` · ${status}${room.public ? "" : " · private"}`));
     }
-    this.mine.replaceChildren(...items);
-    this.mineBox.hidden = items.length === 0;
+    return found;
   }
 
   destroy() {
+    this.left = true;
     clearInterval(this.timer);
     clearInterval(this.clock);
+    clearInterval(this.gamesTimer);
     this.connection.removeEventListener("reconnected", this.onReconnect);
   }
 
@@ -170,7 +362,10 @@ export class LobbyView {
     return rooms.map((room) => {
       const free = openSeats(room.seats);
       const seats = room.seats
-        .map((seat) => `${title(seat.colour)}: ${describeHolder(seat.holder)}`)
+        .map((seat) => {
+          const rating = ratingText(seatRating(seat));
+          return `${title(seat.colour)}: ${describeHolder(seat.holder)}${rating ? ` (${rating})` : ""}`;
+        })
         .join("; ");
       const link = element(
         "a",
@@ -226,6 +421,7 @@ export class LobbyView {
       placeholder: "any",
     });
     const isPublic = element("input", { id: "public", name: "public", type: "checkbox", checked: true });
+    const rated = element("input", { id: "rated", name: "rated", type: "checkbox", checked: true });
     const standin = element("input", {
       id: "standin",
       name: "standin",
@@ -288,12 +484,19 @@ export class LobbyView {
       ),
       element(
         "div",
+        { class: "field check" },
+        rated,
+        element("label", { for: "rated" }, "Rated: the game counts for the players' ratings (unless someone asks for the best move or a suggestion, or takes a move back)"),
+      ),
+      element(
+        "div",
         { class: "dialog-buttons" },
         element("button", { type: "button", id: "see-board" }, "See the board"),
         element("button", { type: "submit", class: "primary" }, "Create room"),
       ),
     );
     gameSelect.addEventListener("change", () => this.gameChosen());
+    rated.title = "A game from a position, or one where a seat changes hands, is never rated.";
     form.querySelector("#see-board").addEventListener("click", () => this.see(board));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
@@ -304,6 +507,7 @@ export class LobbyView {
         await this.create({
           board: board.value,
           isPublic: isPublic.checked,
+          rated: rated.checked,
           thinkMs: Number(think.value),
           standinAfter: Number(standin.value),
           position: this.position.value.trim(),
@@ -460,7 +664,7 @@ export class LobbyView {
     return options;
   }
 
-  async create({ board, isPublic, thinkMs, standinAfter, position, leftSeats }) {
+  async create({ board, isPublic, rated = true, thinkMs, standinAfter, position, leftSeats }) {
     this.error.textContent = "";
     const game = this.game();
     const choices = this.seatChoices();
@@ -471,6 +675,7 @@ export class LobbyView {
       game: game.name,
       options: this.options(),
       public: isPublic,
+      rated,
       seat: mine,
       bot_think_ms: thinkMs,
       standin_after: standinAfter,

@@ -1,14 +1,27 @@
-/** The page's start: ask the player's name once, connect, then show the lobby (`/`) or a
- * room (`/r/CODE`), moving between them without reloading. */
+/** The page's start: ask the player's name once, make the player's key once, connect, then
+ * show the view for the address, moving between them without reloading:
+ *
+ *   /                      the lobby
+ *   /r/CODE                a room; /r/CODE#replay steps through its game so far
+ *   /#replay/RECORD        a finished game (from My games) to step through
+ *   /#replay/file          a game file opened from the lobby (kept for this tab)
+ *   /#leaderboard/GAME     a game's highest rated players
+ */
 
-import { Connection } from "./connection.js";
+import { Connection, serverUrl } from "./connection.js";
+import { showKeyDialog } from "./account.js";
+import { LeaderboardView } from "./leaderboard.js";
 import { LobbyView } from "./lobby.js";
+import { ReplayPage } from "./replay.js";
 import { RoomView } from "./room.js";
 import { openDialog } from "./dialogs.js";
 import { element } from "./dom.js";
-import { storedName, storeName } from "./storage.js";
+import { keyProblem, readKey } from "./players.js";
+import { playerKey, storedName, storeKey, storeName } from "./storage.js";
 
 const ROOM_PATH = /^\/r\/([A-Za-z0-9_-]{1,64})$/;
+const REPLAY_HASH = /^#replay\/([^/]{1,64})$/;
+const LEADERBOARD_HASH = /^#leaderboard(?:\/([a-z0-9_-]{1,32}))?$/;
 const NOT_IN_NAMES = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 const JOINERS = new Set(["\u200c", "\u200d"]);
 
@@ -19,14 +32,18 @@ function cleanName(typed) {
 
 /** The page: one connection, one view at a time. */
 class Page {
-  constructor(app, status, rename) {
+  constructor(app, status, rename, keyButton) {
     this.app = app;
     this.statusLine = status;
     this.renameButton = rename;
+    this.keyButton = keyButton;
     rename.addEventListener("click", () => this.rename());
+    keyButton.addEventListener("click", () => showKeyDialog(this.connection));
     this.connection = null;
     this.view = null;
+    this.routed = null;
     window.addEventListener("popstate", () => this.route());
+    window.addEventListener("hashchange", () => this.route());
   }
 
   async start() {
@@ -35,7 +52,7 @@ class Page {
       this.askName();
       return;
     }
-    this.connection = new Connection(name);
+    this.connection = new Connection(name, serverUrl(), playerKey());
     this.connection.addEventListener("status", (event) => this.showStatus(event.detail));
     try {
       await this.connection.connect();
@@ -47,7 +64,9 @@ class Page {
     this.route();
   }
 
-  askName(problem = "") {
+  /** The first page: the player's name, and a key brought from another browser if they
+   * have one. With `again`, the connection is open and waits for another name. */
+  askName(problem = "", { again = false } = {}) {
     const input = element("input", {
       id: "name",
       name: "name",
@@ -55,25 +74,91 @@ class Page {
       required: "",
       autocomplete: "nickname",
     });
+    const keyInput = element("input", {
+      id: "first-key",
+      name: "key",
+      autocomplete: "off",
+      spellcheck: "false",
+      class: "key-text",
+      placeholder: "XXXX-XXXX-…",
+    });
+    const error = element("p", { class: "error", role: "alert" }, problem);
+    const bringKey = element(
+      "details",
+      { class: "bring-key", hidden: again },
+      element("summary", {}, "I have a player key from another browser"),
+      element("label", { for: "first-key" }, "Your key (Your key shows it, on the other browser)"),
+      keyInput,
+    );
     const form = element(
       "form",
       { class: "name-form" },
-      element("h1", {}, "Welcome to Parlour"),
+      element("h1", {}, again ? "Choose another name" : "Welcome to Parlour"),
       element("label", { for: "name" }, "Your name, as others will see it"),
       input,
+      bringKey,
       element("button", { type: "submit" }, "Continue"),
-      element("p", { class: "error", role: "alert" }, problem),
+      error,
     );
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const name = cleanName(input.value);
       if (!name) return;
+      const typedKey = keyInput.value.trim();
+      if (!again && typedKey) {
+        const key = readKey(typedKey);
+        if (key === null) {
+          error.textContent = keyProblem(typedKey);
+          keyInput.focus();
+          return;
+        }
+        storeKey(key);
+      }
       storeName(name);
       this.app.replaceChildren(element("p", { class: "loading" }, "Connecting…"));
-      this.start();
+      if (again) this.sayHelloAgain(name);
+      else this.start();
     });
     this.app.replaceChildren(form);
     input.focus();
+  }
+
+  /** The server said another player holds the name: ask for another one, on the first page
+   * before anything is shown, else in a dialog over the view. */
+  async nameTaken() {
+    const words = this.connection.nameRefusal?.message || "that name belongs to another player; choose another";
+    const problem = `${words.charAt(0).toUpperCase()}${words.slice(1)}.`;
+    if (this.routed === null) {
+      this.askName(problem, { again: true });
+      return;
+    }
+    if (this.nameDialog) return;
+    const input = element("input", { id: "other-name", maxlength: "32", value: this.connection.name, required: "" });
+    const { dialog, result } = openDialog(
+      "Choose another name",
+      [element("p", { role: "alert" }, problem), element("label", { for: "other-name" }, "Your name, as others will see it"), input],
+      [{ label: "Continue", value: "ok", primary: true }],
+    );
+    this.nameDialog = dialog;
+    dialog.addEventListener("cancel", (event) => event.preventDefault());
+    const chosen = await result;
+    this.nameDialog = null;
+    const name = cleanName(input.value);
+    if (chosen === "ok" && name) {
+      storeName(name);
+      this.sayHelloAgain(name);
+    } else {
+      this.nameTaken();
+    }
+  }
+
+  async sayHelloAgain(name) {
+    try {
+      await this.connection.helloAgain(name);
+    } catch (error) {
+      // Taken too: the status event asks once more. Anything else: say it.
+      if (error.code !== "name_taken") this.askName(`The server would not take that name: ${error.message}.`, { again: true });
+    }
   }
 
   /** A new name takes a new hello: the page starts again, and seats come back by token. */
@@ -94,17 +179,31 @@ class Page {
     window.location.reload();
   }
 
-  /** Show the view for the address in the location bar. */
+  /** Show the view for the address in the location bar; a room whose address changes only
+   * after the # (its replay opened or closed) stays the view it is. */
   route() {
+    if (!this.connection?.welcome && this.routed === null) return;
+    const { pathname, hash } = window.location;
+    const where = `${pathname}${hash}`;
+    if (where === this.routed) return;
+    this.routed = where;
+    const room = ROOM_PATH.exec(pathname);
+    if (room && this.view instanceof RoomView && this.view.ref === room[1]) {
+      this.view.hashChanged();
+      return;
+    }
     this.view?.destroy();
-    const match = ROOM_PATH.exec(window.location.pathname);
-    const navigate = (path) => {
-      window.history.pushState(null, "", path);
+    const navigate = (path, { replace = false } = {}) => {
+      if (replace) window.history.replaceState(null, "", path);
+      else window.history.pushState(null, "", path);
       this.route();
     };
-    this.view = match
-      ? new RoomView(this.app, this.connection, match[1], navigate)
-      : new LobbyView(this.app, this.connection, navigate);
+    const replay = REPLAY_HASH.exec(hash);
+    const board = LEADERBOARD_HASH.exec(hash);
+    if (room) this.view = new RoomView(this.app, this.connection, room[1], navigate);
+    else if (replay) this.view = new ReplayPage(this.app, this.connection, decodeURIComponent(replay[1]), navigate);
+    else if (board) this.view = new LeaderboardView(this.app, this.connection, board[1] ?? null, navigate);
+    else this.view = new LobbyView(this.app, this.connection, navigate);
     this.view.show();
   }
 
@@ -114,10 +213,13 @@ class Page {
       open: `Connected as ${this.connection.name}`,
       lost: "Connection lost; trying again…",
       refused: `The server refused this page (${this.connection.refusal?.message}); reload it.`,
+      name_taken: "That name is taken: choose another.",
     }[state];
     this.statusLine.textContent = words;
     this.statusLine.dataset.state = state;
     this.renameButton.hidden = state !== "open";
+    this.keyButton.hidden = state !== "open" || !this.connection.key;
+    if (state === "name_taken") this.nameTaken();
   }
 }
 
@@ -125,6 +227,7 @@ const page = new Page(
   document.getElementById("app"),
   document.getElementById("connection"),
   document.getElementById("rename"),
+  document.getElementById("your-key"),
 );
 window.parlour = page;
 page.start();

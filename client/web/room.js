@@ -1,12 +1,16 @@
-/** A room (`/r/CODE`): the board, the seats, whose turn it is, the hints and the thinking, the
- * room's actions (undo, new game, save, load, files, score card), chat and the move list.
- * Every key of the terminal client does the same here (`?` lists them). */
+/** A room (`/r/CODE`): the board, the seats with their ratings, whose turn it is, whether the
+ * game is rated, the hints and the thinking, the room's actions (undo, new game, save, load,
+ * files, score card, replay), chat and the move list; at the end, the rating changes. Every
+ * key of the terminal client does the same here (`?` lists them). `/r/CODE#replay` steps
+ * through the room's game so far in place of the room, which goes on meanwhile. */
 
 import { BoardView, SEAT_COLOURS } from "./boards/view.js";
 import { ConnectionLost } from "./connection.js";
 import { callCoin, callsCoin, openDialog } from "./dialogs.js";
 import { announce, button, element, rebuild } from "./dom.js";
 import { presetOf, RoomFiles } from "./files.js";
+import { changeText, ratingText, ratingTitle, seatRating } from "./players.js";
+import { ReplayView } from "./replay.js";
 import * as sound from "./sound.js";
 import { forgetSeat, soundOn, storedSeat, storeSeat, storeSound } from "./storage.js";
 import {
@@ -37,6 +41,10 @@ const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
 /** Games whose moves take several clicks: Possible marks the pieces that can move. */
 const PICKED_MOVES = new Set(["oubliette"]);
 const NOT_STARTED = "The game has not started yet.";
+const REPLAY_HASH = "#replay";
+/** How long the rating changes of a game just ended may take to come before they are
+ * asked for. */
+const RATINGS_WAIT_MS = 1000;
 
 /**
  * The room's keys, the terminal client's: the button each presses (`action`, where the
@@ -56,6 +64,7 @@ export const ROOM_KEYS = Object.freeze([
   { key: "e", action: "export", label: "Export", does: "the game as a file to download" },
   { key: "i", action: "import", label: "Import", does: "play a game file instead, before anyone has moved", who: "load", others: "Only players and the host can import a game." },
   { key: "c", action: "score-card", label: "Score card", does: "wins, losses and the best score on this board" },
+  { key: "a", action: "replay", label: "Replay", does: "step through the game move by move, with who was winning" },
   { key: "r", action: "rules", label: "Rules", does: "how to play this game, in a new tab" },
   { key: "m", action: "sound", label: "Sound", does: "sound on or off" },
   { key: "j", action: "invite", label: "Invite", does: "the link friends join by" },
@@ -114,6 +123,8 @@ export class RoomView {
   show() {
     this.heading = element("h1", {}, "Room");
     this.turn = element("p", { class: "turn", id: "turn" });
+    this.ratedLine = element("p", { class: "rated-line", id: "rated", hidden: true });
+    this.overBox = element("div", { class: "game-over", id: "game-over", hidden: true });
     this.notice = element("p", { class: "notice", id: "notice" });
     this.caption = element("p", { class: "board-caption", id: "board-caption", hidden: true });
     this.rulesLink = element("a", { id: "rules-link", target: "_blank", rel: "noopener" });
@@ -134,7 +145,7 @@ export class RoomView {
       element(
         "section",
         { class: "room" },
-        element("div", { class: "play" }, this.heading, this.turn, this.notice, this.caption, this.boardBox, this.error),
+        element("div", { class: "play" }, this.heading, this.turn, this.ratedLine, this.notice, this.caption, this.boardBox, this.overBox, this.error),
         element(
           "aside",
           { class: "side" },
@@ -170,6 +181,60 @@ export class RoomView {
     document.removeEventListener("keydown", this.onKey);
     this.board.destroy();
     this.proposalDialog?.close();
+    this.closeReplay();
+  }
+
+  // The replay of the room's game, in place of the room.
+
+  /** The address changed after its #: open or close the replay. */
+  hashChanged() {
+    if (window.location.hash === REPLAY_HASH) this.openReplay();
+    else this.closeReplay();
+  }
+
+  /** Ask for the room's game so far and show it over the room; the room goes on under it. */
+  async openReplay() {
+    if (this.replayView || this.replayAsked || !this.view) return;
+    this.replayAsked = true;
+    let reply;
+    try {
+      reply = await this.request({ type: "replay", room: this.ref });
+    } catch (error) {
+      this.refuse(error);
+      if (window.location.hash === REPLAY_HASH) this.navigate(`/r/${this.ref}`, { replace: true });
+      return;
+    } finally {
+      this.replayAsked = false;
+    }
+    if (this.left || window.location.hash !== REPLAY_HASH) return;
+    const section = this.root.querySelector("section.room");
+    if (section) section.hidden = true;
+    this.replayBox = element("div", { class: "replay-box" });
+    this.root.append(this.replayBox);
+    const changes = this.view?.rating_changes ?? null;
+    this.replayView = new ReplayView(this.replayBox, reply, {
+      back: { label: "Back to the room", action: () => this.navigate(`/r/${this.ref}`) },
+      ratings: changes,
+      gameTitle: this.gameTitle(),
+    });
+    this.replayView.show();
+    document.title = `Replay · ${this.gameTitle()} · Parlour`;
+  }
+
+  closeReplay() {
+    if (!this.replayView) return;
+    this.replayView.destroy();
+    this.replayView = null;
+    this.replayBox?.remove();
+    this.replayBox = null;
+    const section = this.root.querySelector("section.room");
+    if (section) section.hidden = false;
+    if (this.view && !this.left) this.render();
+  }
+
+  /** R key and button: step through this room's game. */
+  replay() {
+    this.navigate(`/r/${this.ref}${REPLAY_HASH}`);
   }
 
   lobbyLink() {
@@ -189,6 +254,7 @@ export class RoomView {
         try {
           this.joined(await this.request({ type: "join", room: this.ref, token: kept.token }));
           await this.resumeThinking();
+          if (window.location.hash === REPLAY_HASH) this.openReplay();
           return;
         } catch (error) {
           if (error.code !== "bad_token") throw error;
@@ -198,12 +264,30 @@ export class RoomView {
       const watching = await this.request({ type: "spectate", room: this.ref });
       this.host = false;
       this.setView(watching.room, { animate: false });
+      await this.takeBackByKey(watching.room);
       await this.resumeThinking();
+      if (window.location.hash === REPLAY_HASH) this.openReplay();
     } catch (error) {
       if (error.code === GONE) this.gone(error.message);
       else if (!(error instanceof ConnectionLost)) this.say(error.message);
       // The room is moving to another server of a cluster: it will answer in a moment.
       if (error.code === UNAVAILABLE && !this.left) setTimeout(() => this.enter(), ENTER_AGAIN_MS);
+    }
+  }
+
+  /** A seat that carries this player's id comes back to a page proving the key, without a
+   * token (from My games, or another browser): join it by room and seat (2.10). */
+  async takeBackByKey(view) {
+    const me = this.connection.player?.id;
+    if (!me) return;
+    const mine = view.seats.filter((seat) => seat.holder?.player === me && !(view.yours ?? []).includes(seat.colour));
+    for (const seat of mine) {
+      try {
+        this.joined(await this.request({ type: "join", room: this.ref, seat: seat.colour }));
+        announce(`You are back at ${title(seat.colour)}.`);
+      } catch {
+        // Someone else's now, or the server does not know keys: watch.
+      }
     }
   }
 
@@ -310,7 +394,26 @@ export class RoomView {
     announce(moveText(update));
     this.board.show(update.state);
     this.afterChange(wasMyTurn);
-    if (update.state.over) this.askInitials();
+    if (update.state.over) {
+      this.askInitials();
+      this.readRatingChanges();
+    }
+  }
+
+  /** A rated game's rating changes come in a room view the server sends once it has kept
+   * them; should none come (an older server, a message lost to a cluster's failover), ask
+   * for the view, a few times a second apart. */
+  readRatingChanges(tries = 3) {
+    const version = this.view?.version;
+    setTimeout(async () => {
+      const waiting = () => {
+        const view = this.view;
+        return Boolean(view && !this.left && view.version === version && view.status === "finished" && view.rated && !view.rating_changes);
+      };
+      if (!waiting()) return;
+      await this.refetch();
+      if (waiting() && tries > 1) this.readRatingChanges(tries - 1);
+    }, RATINGS_WAIT_MS);
   }
 
   /** If a person at this page just made the best score on this board's card, ask their
@@ -912,7 +1015,7 @@ export class RoomView {
   /** A key pressed anywhere but in a text field or a dialog: the terminal client's keys,
    * either case; an arrow with nothing focused goes to the board. */
   shortcut(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || !this.view) return;
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || !this.view || this.replayView) return;
     const target = event.target;
     if (this.dialogAtKey || document.querySelector("dialog[open]")) return;
     // A dialog just closed may keep the focus a moment: its fields are no text box to type in.
@@ -1017,6 +1120,7 @@ export class RoomView {
       button("Export", () => this.files.exportGame(), { "data-action": "export" }),
       button("Import", () => this.files.importGame(), { "data-action": "import" }),
       button("Score card", () => this.files.scoreCard(), { "data-action": "score-card" }),
+      button("Replay", () => this.replay(), { "data-action": "replay" }),
       button("Give up my seat", () => this.giveUp(), { "data-action": "give-up", title: "leave the room for good" }),
       soundButton,
       button("Keys ?", () => this.showKeys(), { "data-action": "keys" }),
@@ -1055,11 +1159,13 @@ export class RoomView {
     document.title = `${this.myTurn() ? "Your move · " : ""}${gameTitle} · Parlour`;
     this.turn.textContent = turnText({ ...view, playing: this.playing() }, this.host);
     const scores = view.state?.scores ?? {};
-    const seatsKey = JSON.stringify([view.seats, scores, view.state?.to_move, this.yours(), this.host, view.status]);
+    const seatsKey = JSON.stringify([view.seats, scores, view.state?.to_move, this.yours(), this.host, view.status, view.rating_changes ?? null]);
     rebuild(this.seatsList, seatsKey, () => view.seats.map((seat) => this.seatItem(seat)));
     const hosting = this.host && view.status === "waiting";
     rebuild(this.hostBox, JSON.stringify([hosting, view.game]), () => (hosting ? this.hostControls() : []));
     rebuild(this.share, this.ref, () => this.shareControls());
+    this.showRated(view);
+    this.showGameOver(view);
     const seated = this.playing().length > 0;
     const started = view.status !== "waiting";
     const allowed = {
@@ -1074,6 +1180,7 @@ export class RoomView {
       export: started,
       import: (seated || this.host) && view.status === "playing",
       "score-card": true,
+      replay: started,
       "give-up": this.yours().length > 0,
       sound: true,
       keys: true,
@@ -1086,6 +1193,49 @@ export class RoomView {
     }
   }
 
+  /** Whether the game counts for ratings, and why not (2.10), where the server says. */
+  showRated(view) {
+    if (typeof view.rated !== "boolean") {
+      this.ratedLine.hidden = true;
+      return;
+    }
+    const finished = view.status === "finished";
+    let words;
+    if (view.rated) words = finished ? "A rated game." : "A rated game: it counts for the players' ratings.";
+    else words = `Not rated${view.unrated ? `: ${view.unrated}` : ""}.`;
+    this.ratedLine.textContent = words;
+    this.ratedLine.dataset.rated = String(view.rated);
+    this.ratedLine.hidden = false;
+  }
+
+  /** At the end: each seat's rating before and after, and the way to the replay. */
+  showGameOver(view) {
+    const finished = view.status === "finished" && Boolean(view.state);
+    const changes = view.rating_changes ?? null;
+    rebuild(this.overBox, JSON.stringify([finished, changes, view.seats.map((seat) => seat.holder)]), () => {
+      if (!finished) return [];
+      const parts = [];
+      if (changes) {
+        const lines = view.seats
+          .filter((seat) => changes[seat.colour])
+          .map((seat) => {
+            const change = changes[seat.colour];
+            return element(
+              "li",
+              { "data-colour": seat.colour },
+              seatSwatch(seat.colour),
+              `${title(seat.colour)} (${describeHolder(seat.holder)}): `,
+              element("span", { class: `rating-change ${change.after >= change.before ? "up" : "down"}` }, changeText(change)),
+            );
+          });
+        parts.push(element("h2", {}, "Ratings"), element("ul", { class: "rating-changes", id: "rating-changes" }, ...lines));
+      }
+      parts.push(element("p", {}, button("Replay this game", () => this.replay(), { class: "primary", "data-key": "replay-game", id: "replay-game" }), " ", element("small", { class: "note" }, "move by move, with who was winning")));
+      return parts;
+    });
+    this.overBox.hidden = !finished;
+  }
+
   seatItem(seat) {
     const state = this.view.state;
     const mine = this.playing().includes(seat.colour);
@@ -1093,12 +1243,19 @@ export class RoomView {
     const score = route ? `${state.progress[seat.colour]} of ${route.length}` : state?.scores?.[seat.colour];
     const swatch = element("span", { class: "swatch", "aria-hidden": "true" });
     swatch.style.background = SEAT_COLOURS[seat.colour] ?? "#888";
+    const rating = seatRating(seat);
+    const change = this.view.rating_changes?.[seat.colour] ?? null;
+    const ratingNote = change
+      ? element("span", { class: `rating rating-change ${change.after >= change.before ? "up" : "down"}`, title: "rating before and after this game" }, changeText(change))
+      : rating
+        ? element("span", { class: "rating", title: ratingTitle(rating) }, ratingText(rating))
+        : null;
     const item = element(
       "li",
       { class: `seat${state?.to_move === seat.colour ? " to-move" : ""}`, "data-colour": seat.colour },
       swatch,
       element("span", { class: "colour" }, title(seat.colour)),
-      element("span", { class: "holder" }, describeHolder(seat.holder, mine)),
+      element("span", { class: "holder" }, describeHolder(seat.holder, mine), ratingNote ? " " : null, ratingNote),
       element("span", { class: "score", title: route ? "targets reached" : "score" }, score === undefined ? "" : String(score)),
     );
     if (seat.holder.kind === "open" && this.playing().length === 0) {

@@ -1,6 +1,12 @@
-/** What the browser keeps between visits: the player's name, seat tokens, the sound switch. */
+/** What the browser keeps between visits: the player's name and key, seat tokens, the sound
+ * switch, and a game file opened for a replay. */
+
+import { newKey, readKey } from "./players.js";
 
 const NAME_KEY = "parlour.name";
+const PLAYER_KEY = "parlour.key";
+const PREVIOUS_KEY = "parlour.key.previous";
+const REPLAY_FILE = "parlour.replay.file";
 const SEATS_KEY = "parlour.seats";
 const SOUND_KEY = "parlour.sound";
 const MOST_SEATS = 50;
@@ -30,6 +36,47 @@ export function storedName() {
 
 export function storeName(name) {
   write(NAME_KEY, name);
+}
+
+/** The player key this browser proves itself with (protocol.md 2.10), made the first time
+ * it is asked for and kept from then on. Null only where the browser keeps nothing (the
+ * page then plays as a guest rather than as a new player at every load). */
+export function playerKey() {
+  const kept = readKey(read(PLAYER_KEY, ""));
+  if (kept) return kept;
+  const made = newKey();
+  write(PLAYER_KEY, made);
+  return readKey(read(PLAYER_KEY, "")) === made ? made : null;
+}
+
+/** Use `key` (as `readKey` writes it) from now on; the one it replaces is kept as the
+ * previous key, so that an import by mistake loses nothing. */
+export function storeKey(key) {
+  const old = readKey(read(PLAYER_KEY, ""));
+  if (old && old !== key) write(PREVIOUS_KEY, old);
+  write(PLAYER_KEY, key);
+}
+
+/** The key used before the last import, or null. */
+export function previousKey() {
+  return readKey(read(PREVIOUS_KEY, ""));
+}
+
+/** A game file opened to replay, kept for this tab so that a reload shows it again. */
+export function storeReplayFile(text) {
+  try {
+    window.sessionStorage.setItem(REPLAY_FILE, text);
+  } catch {
+    // Too big or switched off: the replay shows, only not after a reload.
+  }
+}
+
+export function storedReplayFile() {
+  try {
+    return window.sessionStorage.getItem(REPLAY_FILE);
+  } catch {
+    return null;
+  }
 }
 
 /** The seat this browser holds in room `ref`: {token}, or null. */

@@ -2,19 +2,35 @@
 friend joining through the room link, a reload keeping the seat, a refused click changing
 nothing, and every game's board drawn (screenshots saved for a person to look at)."""
 
+import json
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, BrowserContext, Page
 
+from parlour.protocol.players import new_key
 from parlour.rules import GAMES
 
 LEVELS = {"tribolo": "easy", "numlo": "easy", "doublolo": "easy", "othello": "easy"}
 WEAKEST = {**LEVELS, "tripppin": "1", "oubliette": "0"}
 WAIT_MS = 20_000
+KEYS: dict[str, str] = {}
+"""One player key a name, for every test: a name belongs to the player who chose it
+(protocol.md 2.10), so the Ann of one test is the Ann of the next, in a browser of her own."""
+
+
+def remember_key(context: BrowserContext, name: str) -> str:
+    """Have the page in `context` find the player key of `name` kept, as if it had made it
+    on an earlier visit; the key."""
+    key = KEYS.setdefault(name, new_key())
+    context.add_init_script(
+        "try { if (!localStorage.getItem('parlour.key')) "
+        f"localStorage.setItem('parlour.key', {json.dumps(json.dumps(key))}); }} catch {{}}"
+    )
+    return key
 
 
 class Player:
@@ -46,6 +62,16 @@ class Player:
     def click_square(self, square: str) -> None:
         centre = self.hook("room.board.cellCentre(arg)", square)
         self.page.mouse.click(centre["x"], centre["y"])
+
+    def play_out(self) -> None:
+        """Play the first legal move on every turn of this page's until the game is over."""
+        while True:
+            self.wait("room.myTurn() || room.view.status === 'finished'")
+            if self.view["status"] == "finished":
+                return
+            version = self.view["version"]
+            self.click_square(self.view["state"]["legal_moves"][0])
+            self.wait("room.view.version > arg", version)
 
     def colour_at(self, square: str) -> list[int]:
         colour: list[int] = self.hook("room.board.colourAt(arg)", square)
@@ -79,6 +105,7 @@ def open_player(browser: Browser, site: str) -> Iterator[Any]:
 
     def open_as(name: str) -> Player:
         context = browser.new_context(viewport={"width": 1200, "height": 900})
+        remember_key(context, name)
         contexts.append(context)
         player = Player(context.new_page())
         players.append(player)
@@ -316,9 +343,14 @@ def test_chat_consent_saves_files_and_the_score_card(open_player: Any) -> None:
     text = bob.page.locator("dialog textarea").input_value()
     assert text.startswith('[Game "othello"]')
     bob.page.click("dialog button[value=close]")
+    # Saved games are kept per player (protocol.md 2.10): Ann's, not Bob's.
     bob.page.click("[data-action=load]")
-    assert "opening" in bob.page.locator("#load-name").inner_text()
-    bob.page.click("dialog button[value=cancel]")
+    bob.page.wait_for_function(
+        "() => document.querySelector('#error').textContent.startsWith('No saved games')"
+    )
+    ann.page.click("[data-action=load]")
+    assert "opening" in ann.page.locator("#load-name").inner_text()
+    ann.page.click("dialog button[value=cancel]")
     bob.page.click("[data-action=score-card]")
     assert "Score card: Othello" in bob.page.locator("dialog h2").inner_text()
     assert bob.page.locator("dialog table.card").count() == 2
@@ -346,6 +378,7 @@ def test_a_phone_sized_screen_shows_the_whole_board_and_takes_taps(
     context = browser.new_context(
         viewport={"width": 360, "height": 740}, device_scale_factor=3, has_touch=True
     )
+    remember_key(context, "Cy")
     player = Player(context.new_page())
     player.page.goto(f"{site}/")
     player.page.fill("#name", "Cy")

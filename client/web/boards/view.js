@@ -17,10 +17,13 @@
  *
  * The view holds no rules: the server decides what is legal, and the view never changes
  * the position itself. It shows observations and reports finished moves through onMove.
+ * A replay marks the cells a move changed (`setChanged`) with a ring of their own, drawn
+ * over any board by the view.
  */
 
 import { FlankBoard } from "./flank.js";
 import { OublietteBoard } from "./oubliette.js";
+import { ring } from "./paint.js";
 import { SEAT_COLOURS } from "./palette.js";
 import { TripppinBoard } from "./tripppin.js";
 
@@ -44,6 +47,12 @@ const MAX_HEIGHT = 0.75;
 const TAP_SLOP = 12;
 /** How long a flashing mark shows, then hides. */
 const BLINK_MS = 530;
+/** The ring round a cell a replayed move changed: bright inside a dark edge, to show on
+ * any board and piece, and unlike the yellow of a hint. */
+const CHANGED = "#1fd0e8";
+const CHANGED_EDGE = "#0b3440";
+/** A cell a piece was pushed off from (Oubliette): the ring broken, in warning orange. */
+const EJECTED = "#ff7a1a";
 
 /** Whether this view can draw observations of `game`. */
 export function canShow(game) {
@@ -102,6 +111,8 @@ export class BoardView {
   #listeners = [];
   #blinkTimer = 0;
   #lit = true;
+  #changed = [];
+  #ejected = [];
 
   /** Take over `container` (empty); `onMove(text)` hears each move a click or Enter makes,
    * or, given `onSquare(name)`, each square clicked (an editor's board) instead. */
@@ -189,6 +200,29 @@ export class BoardView {
     this.#hintKind = this.#hints.length > 0 ? kind : null;
     this.#markHints();
     this.#draw();
+  }
+
+  /** Ring these cells (a replayed move's: placed, flipped, slid, pushed); [] clears. The
+   * `ejected` ones (a piece pushed off from there) get a broken ring of their own. */
+  setChanged(cells, ejected = []) {
+    this.#changed = [...(cells ?? [])];
+    this.#ejected = [...(ejected ?? [])];
+    this.#draw();
+  }
+
+  /** The cells ringed as changed. */
+  get changed() {
+    return [...this.#changed];
+  }
+
+  /** The cells ringed as those a piece was pushed off from. */
+  get ejected() {
+    return [...this.#ejected];
+  }
+
+  /** The observation shown now (a test hook), or null. */
+  get observation() {
+    return this.#board?.observation ?? null;
   }
 
   /** The squares marked as hints now, in no order (a test hook, and for the label). */
@@ -349,6 +383,40 @@ export class BoardView {
     };
     ctx.save();
     board.draw(ctx, marks, t);
+    ctx.restore();
+    if (this.#changed.length + this.#ejected.length > 0 && t >= 1) this.#drawChanged(ctx, board);
+  }
+
+  /** A ring round each changed cell, as wide as the cell: the distance to its nearest
+   * neighbour, so the same on every board. */
+  #drawChanged(ctx, board) {
+    const names = board.cells ?? [];
+    const ejected = new Set(this.#ejected);
+    ctx.save();
+    for (const name of new Set([...this.#changed, ...this.#ejected])) {
+      const centre = board.cellCentre(name);
+      if (centre === null) continue;
+      let nearest = Infinity;
+      for (const other of names) {
+        if (other === name) continue;
+        const there = board.cellCentre(other);
+        if (there === null) continue;
+        nearest = Math.min(nearest, Math.hypot(there.x - centre.x, there.y - centre.y));
+      }
+      if (!Number.isFinite(nearest)) continue;
+      const radius = nearest * 0.46;
+      const width = Math.max(2, nearest * 0.07);
+      if (ejected.has(name)) {
+        const gap = (2 * Math.PI * radius) / 16;
+        ctx.setLineDash([gap, gap * 0.6]);
+        ring(ctx, centre.x, centre.y, radius, CHANGED_EDGE, width + 2);
+        ring(ctx, centre.x, centre.y, radius, EJECTED, width);
+        ctx.setLineDash([]);
+      } else {
+        ring(ctx, centre.x, centre.y, radius, CHANGED_EDGE, width + 2);
+        ring(ctx, centre.x, centre.y, radius, CHANGED, width);
+      }
+    }
     ctx.restore();
   }
 
