@@ -2,7 +2,7 @@
  * and a key brought from another browser, to use here instead (protocol.md 2.10). */
 
 import { openDialog } from "./dialogs.js";
-import { button, element } from "./dom.js";
+import { button, copyButton, element } from "./dom.js";
 import { keyProblem, readKey } from "./players.js";
 import { previousKey, storedName, storeKey, storeName } from "./storage.js";
 
@@ -20,14 +20,8 @@ export async function showKeyDialog(connection) {
     spellcheck: "false",
   });
   const copied = element("span", { class: "note", role: "status", id: "key-copied" });
-  const copy = button("Copy", async () => {
-    try {
-      await navigator.clipboard.writeText(key);
-      copied.textContent = "Copied.";
-    } catch {
-      shown.select();
-      copied.textContent = "Selected: press Ctrl+C (⌘C) to copy.";
-    }
+  const copy = copyButton("Copy", key, shown, (done) => {
+    copied.textContent = done ? "Copied." : "Selected: press Ctrl+C (⌘C) to copy.";
   }, { id: "copy-key" });
   const player = connection.player;
   const who = player

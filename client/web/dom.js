@@ -18,6 +18,21 @@ export function button(label, action, attributes = {}) {
   return node;
 }
 
+/** A button that copies `text` to the clipboard, or selects it in `field` for the person
+ * to copy where the browser will not; `told(copied, node)` says which happened. */
+export function copyButton(label, text, field, told, attributes = {}) {
+  const node = button(label, async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      told(true, node);
+    } catch {
+      field.select();
+      told(false, node);
+    }
+  }, attributes);
+  return node;
+}
+
 /** Say `text` in the page's live region, for screen readers. */
 export function announce(text) {
   const region = document.getElementById("announcer");

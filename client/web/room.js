@@ -7,7 +7,7 @@
 import { BoardView, SEAT_COLOURS } from "./boards/view.js";
 import { ConnectionLost } from "./connection.js";
 import { callCoin, callsCoin, openDialog } from "./dialogs.js";
-import { announce, button, element, rebuild } from "./dom.js";
+import { announce, button, copyButton, element, rebuild } from "./dom.js";
 import { presetOf, RoomFiles } from "./files.js";
 import { changeText, ratingText, ratingTitle, seatRating } from "./players.js";
 import { ReplayView } from "./replay.js";
@@ -900,13 +900,8 @@ export class RoomView {
     const url = `${window.location.origin}/r/${this.ref}`;
     const command = `parlour join ${this.ref} --server ${this.connection.url}`;
     const link = element("input", { readonly: true, value: url, id: "invite-link", "aria-label": "Link to this room" });
-    const copy = button("Copy the link", async () => {
-      try {
-        await navigator.clipboard.writeText(url);
-        copy.textContent = "Copied";
-      } catch {
-        link.select();
-      }
+    const copy = copyButton("Copy the link", url, link, (done, node) => {
+      if (done) node.textContent = "Copied";
     });
     const free = openSeats(this.view.seats).map(title);
     const seats = free.length
@@ -1342,13 +1337,8 @@ export class RoomView {
   shareControls() {
     const url = `${window.location.origin}/r/${this.ref}`;
     const field = element("input", { readonly: true, value: url, "aria-label": "Link to this room", id: "room-link" });
-    const copy = button("Copy", async () => {
-      try {
-        await navigator.clipboard.writeText(url);
-        copy.textContent = "Copied";
-      } catch {
-        field.select();
-      }
+    const copy = copyButton("Copy", url, field, (done, node) => {
+      if (done) node.textContent = "Copied";
     });
     return [element("label", { for: "room-link" }, "Invite with this link"), field, copy];
   }
