@@ -238,7 +238,8 @@ def random_game_file(name: str, seed: int) -> tuple[str, list[dict[str, Any]]]:
     game = get_game(name)
     chance = random.Random(seed)
     state = game.new(game.resolve_options({}), seed=seed)
-    moves, views = [], [state.observation()]
+    moves: list[str] = []
+    views = [state.observation()]
     while not state.is_over and len(moves) < 400:
         move = chance.choice(state.legal_moves())
         moves.append(state.format_move(move))
