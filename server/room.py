@@ -287,6 +287,8 @@ class Room:
         for seat in people:
             if seat.player is None:
                 return f"{seat.name} plays as a guest"
+            if seat.holder is not Holder.HUMAN:
+                return f"the computer plays {seat.name}'s seat"
         players = [seat.player for seat in people]
         if len(set(players)) < len(players):
             return "one player holds two seats"

@@ -123,7 +123,7 @@ def result_of(room: Room, record: str = "") -> Result:
         seats=tuple(seats),
         version=room.version,
         record=record,
-        rated=room.why_unrated() is None,
+        rated=room.why_unrated() is None and all(seat.rated_as for seat in seats),
         winners=tuple(winners),
     )
 

@@ -152,6 +152,12 @@ def test_a_hint_a_guest_or_a_casual_room_leaves_ratings_where_they_were() -> Non
     play_out(hall, casual)
     for room in (hinted, casual):
         assert view(hall, 1, room)["rating_changes"] is None
+    handed = othello_room(hall)
+    hall.handle(2, m.SetSeat(room=handed, seat="white", holder="bot", level="easy"))
+    assert view(hall, 1, handed)["unrated"] == "white's seat changed hands"
+    waiting = answer(hall.handle(1, m.CreateRoom(game="othello", board=1, seat="black")), 1)
+    hall.handle(1, m.SetSeat(room=waiting.room["room"], seat="black", holder="bot"))
+    assert view(hall, 1, waiting.room["room"])["unrated"] == "the computer plays Ann's seat"
     hello(hall, 3, "Cy")
     hall.handle(1, m.Leave(room=hinted))
     made = answer(hall.handle(3, m.CreateRoom(game="othello", board=1, seat="black")), 3)
