@@ -78,6 +78,21 @@ class Known:
         player = self.players.get(conn)
         return player if player is not None and name == self.names.get(conn) else None
 
+    def guest_name(self, conn: ConnId, message: m.ClientMessage) -> str | None:
+        """The name a request gives a second person at `conn`'s screen, if it gives one
+        other than the connection's own: a name no player may hold."""
+        named = message.name if isinstance(message, m.Join | m.SetSeat) else None
+        return named if named is not None and named != self.names.get(conn) else None
+
+    def _check_guest_name(self, conn: ConnId, message: m.Join | m.SetSeat) -> None:
+        """Refuse a second person's name that a player holds, where the database is at
+        hand (a cluster node asks Redis before the request reaches the lobby)."""
+        named = self.guest_name(conn, message)
+        if named is None or self.archive is None:
+            return
+        if self.archive.holder_of(named) not in (None, self.players.get(conn)):
+            raise held_name(named)
+
     # Hello.
 
     def _hello(self, conn: ConnId, message: m.Hello) -> Outbox:
@@ -88,10 +103,7 @@ class Known:
         self, conn: ConnId, request: str | int | None, claim: ClaimName, found: bool | None
     ) -> Outbox:
         if found is None:
-            raise refuse(
-                ErrorCode.NAME_TAKEN,
-                f"the name {claim.name} belongs to another player on this server; choose another",
-            )
+            raise held_name(claim.name)
         self.names[conn] = claim.name
         player = None
         if claim.player is not None:
@@ -246,6 +258,14 @@ class ReplayAsked:
             return [(self.conn, replay_message(self.request, self.text))]
         except ProtocolError as error:
             return [(self.conn, m.Error.from_exception(error, self.request))]
+
+
+def held_name(name: str) -> ProtocolError:
+    """The refusal of a name a player holds, for someone who is not them."""
+    return refuse(
+        ErrorCode.NAME_TAKEN,
+        f"the name {name} belongs to another player on this server; choose another",
+    )
 
 
 def playing_in(records: Iterable[dict[str, Any]], player: str) -> list[dict[str, Any]]:

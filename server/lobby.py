@@ -464,6 +464,7 @@ class Lobby(Keeping, Known):
 
     def _join(self, conn: ConnId, message: m.Join) -> Outbox:
         room = self._find(conn, message.room)
+        self._check_guest_name(conn, message)
         if message.token is not None:
             return self._rejoin(room, conn, message)
         if message.seat is not None:
@@ -600,6 +601,7 @@ class Lobby(Keeping, Known):
             if own:
                 seat.take_back()
             else:
+                self._check_guest_name(conn, message)
                 name = message.name or self.names[conn]
                 seat.seat_human(
                     name, self._token_for(room, conn), conn, self.player_of(conn, name)

@@ -343,6 +343,14 @@ class Store:
             )
         return True
 
+    def holder_of(self, name: str) -> str | None:
+        """The player who holds `name`, if one does (a computer's name is held by all)."""
+        folded = fold(name)
+        if folded.startswith(COMPUTER_NAMES):
+            return COMPUTER
+        row = self._db.execute("SELECT id FROM players WHERE folded = ?", (folded,)).fetchone()
+        return None if row is None else str(row[0])
+
     def ratings(self, game: str, players: Iterable[str]) -> dict[str, Rating]:
         """The ratings at `game` of those of `players` who have one."""
         wanted = list(dict.fromkeys(players))

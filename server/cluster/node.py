@@ -30,6 +30,7 @@ from parlour.protocol.wire import Message as Wire
 
 from ..answers import Outbox
 from ..app import ParlourServer, ServerConfig
+from ..known import held_name
 from ..lobby import ROOM_ID_LENGTH
 from ..metrics import Metrics
 from ..records import room_record
@@ -116,6 +117,9 @@ class ClusterNode(Takeover, ParlourServer):
         self._forwarded: dict[int, Forwarded] = {}
         self._behind: dict[ConnId, list[m.ClientMessage]] = {}
         """Requests waiting behind one of the same connection's whose room is being found."""
+        self._names_free: set[tuple[ConnId, str]] = set()
+        """Names for a second person at a shared screen that Redis said no player holds,
+        for the request that asked to go on."""
         self.outbound = Outbound(self.records, self)
         self.outbound.write_seconds = self.cluster_metrics.write_seconds.set
         self._pubsub: PubSub | None = None
@@ -182,6 +186,12 @@ class ClusterNode(Takeover, ParlourServer):
         if isinstance(message, m.ListRooms):
             self._spawn(self._list_rooms(conn, message))
             return
+        named = self.lobby.guest_name(conn, message)
+        if named is not None and (conn, named) not in self._names_free:
+            self._behind[conn] = []
+            self._spawn(self._check_name_then_go_on(conn, message, named))
+            return
+        self._names_free.discard((conn, named or ""))
         ref = getattr(message, "room", None)
         if not isinstance(ref, str):
             super()._handle(conn, message)
@@ -220,6 +230,29 @@ class ClusterNode(Takeover, ParlourServer):
             for waiting in self._behind.pop(conn, []):
                 if conn in self.connections:
                     self._handle(conn, waiting)
+
+    async def _check_name_then_go_on(
+        self, conn: ConnId, message: m.ClientMessage, name: str
+    ) -> None:
+        """Ask Redis whether a player holds the name a second person at a shared screen
+        asked for (the lobby asks SQLite itself), then act on the request or refuse it."""
+        try:
+            holder = await self.records.holder_of(name)
+            free: bool | None = holder in (None, self.lobby.players.get(conn))
+        except Exception:
+            log.exception("could not ask Redis whether the name %r is held", name)
+            why = "the game records cannot be reached; try again soon"
+            self._deliver([(conn, unavailable(message.id, why))])
+            free = None
+        waiting = self._behind.pop(conn, [])
+        if free is False:
+            self._deliver([(conn, m.Error.from_exception(held_name(name), message.id))])
+        elif free and conn in self.connections:
+            self._names_free.add((conn, name))
+            self._handle(conn, message)
+        for later in waiting:
+            if conn in self.connections:
+                self._handle(conn, later)
 
     async def _list_rooms(self, conn: ConnId, message: m.ListRooms) -> None:
         try:

@@ -17,7 +17,7 @@ from redis.asyncio.client import Pipeline
 from redis.exceptions import WatchError
 
 from ..known import playing_in
-from ..ratings import NEW, Rating, computer_player, ranks_of, rate_players
+from ..ratings import COMPUTER, NEW, Rating, computer_player, ranks_of, rate_players
 from ..scores import Result, best_of
 from ..store import (
     COMPUTER_NAMES,
@@ -319,6 +319,14 @@ class RedisRecords:
         args: list[str | int] = [self.prefix, player or "", name, folded, int(time.time())]
         found = int(await self._claim_name(args=args))
         return None if found < 0 else bool(found)
+
+    async def holder_of(self, name: str) -> str | None:
+        """As `Store.holder_of`."""
+        folded = fold(name)
+        if folded.startswith(COMPUTER_NAMES):
+            return COMPUTER
+        held = await self.redis.hget(self._key("names"), folded)
+        return None if held is None else _text(held)
 
     async def names(self, players: Iterable[str]) -> dict[str, str]:
         """The names players go by now."""

@@ -3,6 +3,7 @@ node, a rated game's ratings and record are the same wherever they are asked for
 player finds their room from any node by their key."""
 
 import asyncio
+import dataclasses
 
 from parlour.protocol import messages as m
 from parlour.protocol.players import new_key, player_id
@@ -30,6 +31,17 @@ async def test_players_ratings_and_records_are_the_clusters(start: StartNode) ->
         taken = await thief.request(m.Hello(version=1, name="Ann", key=key))
         assert isinstance(taken, m.Error) and taken.code == "name_taken", taken
         await thief.close()
+
+    # Nor may a second person at a screen on the other node take it.
+    shared = await Client.open(second.port, "Cy")
+    room = await shared.request(m.CreateRoom(game="tribolo", seat="blue"))
+    assert isinstance(room, m.Joined)
+    second_person = m.Join(room=room.room["room"], seat="red", name="ANN")
+    refused = await shared.request(second_person)
+    assert isinstance(refused, m.Error) and refused.code == "name_taken", refused
+    bea = await shared.request(dataclasses.replace(second_person, name="Bea"))
+    assert isinstance(bea, m.Joined) and bea.seat == "red", bea
+    await shared.close()
 
     # Ann, back through the other node with her key alone, finds her room and seat.
     again = await Client.open(second.port, "Ann", key=ANN_KEY)

@@ -310,3 +310,24 @@ async def test_a_key_proves_the_player_and_their_rating_across_a_restart(tmp_pat
         assert ratings == {colour: change["after"] for colour, change in changes.items()}
         await ann.close()
         await thief.close()
+
+
+def test_a_second_person_at_a_screen_may_not_take_a_players_name() -> None:
+    hall = lobby()
+    hello(hall, 1, "Ann", ANN_KEY)
+    hello(hall, 2, "Bob", BOB_KEY)
+    made = answer(hall.handle(2, m.CreateRoom(game="tribolo", board=1, seat="blue")), 2)
+    room = made.room["room"]
+    taken = answer(hall.handle(2, m.Join(room=room, seat="red", name="ann")), 2)
+    assert isinstance(taken, m.Error) and taken.code == "name_taken"
+    asked = m.SetSeat(room=room, seat="red", holder="human", name="Ann")
+    refused = answer(hall.handle(2, asked), 2)
+    assert isinstance(refused, m.Error) and refused.code == "name_taken"
+    assert hall.rooms[room].seats[1].name is None, "nothing changed"
+    # A name nobody holds is the second person's, as a guest's; the player's own is theirs.
+    joined = answer(hall.handle(2, m.Join(room=room, seat="red", name="Bea")), 2)
+    assert isinstance(joined, m.Joined)
+    own = answer(hall.handle(2, m.Join(room=room, seat="green", name="Bob")), 2)
+    assert isinstance(own, m.Joined)
+    seats = hall.rooms[room].seats
+    assert [seat.player for seat in seats] == [player_id(BOB_KEY), None, player_id(BOB_KEY)]
