@@ -54,6 +54,10 @@ MAX_WRITE_BUFFER: Final = 1 << 22
 """Bytes queued for a client that does not read before it is closed as too slow."""
 CHECKPOINT_SECONDS: Final = 5.0
 """How often the database's write-ahead log is folded in, away from the event loop."""
+TASKS_STOP_SECONDS: Final = 5.0
+"""How long a server that is stopping waits for its background tasks to end."""
+TASKS_CANCEL_AGAIN: Final = 0.2
+"""Seconds between cancelling a background task that goes on and cancelling it again."""
 CLOSE_TIMEOUT: Final = 2.0
 
 
@@ -229,15 +233,27 @@ class ParlourServer:
         """Wait until every connection is closed, then stop the bot workers."""
         if self._server is not None:
             await self._server.wait_closed()
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._stop_tasks()
         if self._workers is not None:
             await self._workers.close()
         if self.store is not None:
             self._save()
             self.store.close()
             self.store = None
+
+    async def _stop_tasks(self) -> None:
+        """Cancel every background task, and again while one goes on: a library may
+        swallow a cancellation that comes mid-command (redis-py does), which left a node
+        told to stop waiting for ever. After `TASKS_STOP_SECONDS` the rest are left."""
+        deadline = time.monotonic() + TASKS_STOP_SECONDS
+        while self._tasks and time.monotonic() < deadline:
+            for task in list(self._tasks):
+                task.cancel()
+            await asyncio.wait(set(self._tasks), timeout=TASKS_CANCEL_AGAIN)
+        if self._tasks:
+            log.warning(
+                "%d background tasks would not stop; stopping without them", len(self._tasks)
+            )
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run `work` in the background, kept until it ends and cancelled on close."""

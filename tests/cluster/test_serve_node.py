@@ -2,6 +2,7 @@
 and a node stopped with SIGTERM hands its rooms over at once."""
 
 import asyncio
+import signal
 
 from redis.asyncio import Redis
 
@@ -12,6 +13,9 @@ from ..server.serving import spawn_serve
 from ..server.wsclient import Client
 from .conftest import StartNode
 from .processes import RedisProcess, free_port
+
+STOPPED_WITHIN = 10.0
+"""Seconds two nodes told to stop together may take: closing, releasing, exiting."""
 
 
 async def refusal(*args: str) -> tuple[int | None, str]:
@@ -59,3 +63,22 @@ async def test_a_node_stopped_with_sigterm_hands_its_rooms_over_at_once(
     again = await Client.open(staying.port, "Ann")
     back = await again.request(m.Join(room=joined.code, token=joined.token))
     assert isinstance(back, m.Joined) and back.seat == "black"
+
+
+async def test_nodes_sharing_a_room_stop_at_once_when_told_together(start: StartNode) -> None:
+    """A node stopped with SIGTERM while another is stopping too has had a Redis command cut
+    short by the cancellation, which redis-py swallowed, so the node waited for ever."""
+    for _ in range(4):
+        first, second = await start(), await start()
+        host = await Client.open(first.port, "Ann")
+        made = await host.request(m.CreateRoom(game="othello", seat="black", public=False))
+        assert isinstance(made, m.Joined) and made.code is not None
+        guest = await Client.open(second.port, "Bob")
+        assert isinstance(await guest.request(m.Join(room=made.code)), m.Joined)
+        for client in (host, guest):
+            await client.close()
+        for node in (first, second):
+            node.signal(signal.SIGTERM)
+        async with asyncio.timeout(STOPPED_WITHIN):
+            codes = await asyncio.gather(first.process.wait(), second.process.wait())
+        assert codes == [0, 0]
