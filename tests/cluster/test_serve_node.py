@@ -81,4 +81,4 @@ async def test_nodes_sharing_a_room_stop_at_once_when_told_together(start: Start
             node.signal(signal.SIGTERM)
         async with asyncio.timeout(STOPPED_WITHIN):
             codes = await asyncio.gather(first.process.wait(), second.process.wait())
-        assert codes == [0, 0]
+        assert list(codes) == [0, 0]
