@@ -37,6 +37,7 @@ from perft import cpu_model
 from parlour.bots import choose_move
 from parlour.rules import GAMES
 from parlour.rules.gamefile import GameFile, game_file
+from parlour.bots import judges
 from parlour.server import replays
 from parlour.server.replays import Replay, replay_of
 
@@ -120,7 +121,7 @@ def report_times(games: dict[str, list[GameFile]], repeat: int) -> None:
 def scaled(name: str, factor: float) -> Iterator[None]:
     """The judge of game `name` with its scale multiplied by `factor`."""
     constant = SCALES["oubliette" if name == "oubliette" else "flank"]
-    with mock.patch.object(replays, constant, getattr(replays, constant) * factor):
+    with mock.patch.object(judges, constant, getattr(judges, constant) * factor):
         yield
 
 

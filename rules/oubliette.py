@@ -286,6 +286,20 @@ class OublietteState(State[OublietteMove]):
             found.ejects,
         )
 
+    def pushed_off(self, move: OublietteMove) -> str | None:
+        """The cell of the opponent's piece `move` pushes into a hole or off the board, if
+        it pushes one off: the last of their pieces in the row ahead of the moving line."""
+        found = self._outcomes().get(move)
+        if found is None or not found.ejects:
+            return None
+        line = set(move.cells)
+        lead = next(cell for cell in move.cells if hexgrid.step(cell, move.direction) not in line)
+        victims = self.pieces[1 - self.to_move]
+        last, cell = lead, hexgrid.step(lead, move.direction)
+        while cell is not None and victims & CELL_BITS[cell]:
+            last, cell = cell, hexgrid.step(cell, move.direction)
+        return CELL_NAMES[last]
+
     def _describe(self, move: object) -> str:
         """A move in notation if it is shaped like one, else as Python shows it."""
         if (
