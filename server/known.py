@@ -6,9 +6,9 @@ A part of `Lobby` kept in a module of its own, like `Keeping`: the database's an
 back through `archived`, at once from SQLite or later from a cluster's Redis.
 """
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from parlour import __version__
 from parlour.bots import default_level, levels_for
@@ -37,9 +37,6 @@ from .replays import replay_of
 from .room import ConnId, Room, Status
 from .scores import Result
 from .store import GUESTS, shown
-
-PER: Final = 1000
-"""Evaluations go on the wire in thousandths: the protocol carries no floats."""
 
 
 class Known:
@@ -290,52 +287,7 @@ def playing_in(records: Iterable[dict[str, Any]], player: str) -> list[dict[str,
 def replay_message(request: str | int | None, text: str) -> m.ReplayReply:
     """The replay of the game file `text`; `bad_save` if it makes no game."""
     try:
-        parsed = parse_game_file(text)
-        replay = replay_of(parsed)
+        replay = replay_of(parse_game_file(text))
     except (RulesError, ValueError) as error:
         raise refuse(ErrorCode.BAD_SAVE, f"that game cannot be replayed: {error}") from None
-    frames = [
-        frame.describe() | {"evaluation": thousandths(frame.evaluation)} for frame in replay.frames
-    ]
-    return m.ReplayReply(
-        id=request,
-        game=replay.game,
-        seats=list(replay.seats),
-        names=holders_at_start(parsed.tags.get("Seats", ""), replay.seats),
-        frames=frames,
-        evaluator=replay.evaluator,
-        worst=[
-            {"ply": slip.ply, "colour": slip.colour, "loss": round(slip.loss * PER)}
-            for slip in replay.worst
-        ],
-        result={
-            "over": replay.over,
-            "winners": list(replay.winners),
-            "scores": list(replay.scores),
-        },
-        seat_changes=[
-            {"after": change.after, "seat": change.colour, "holder": change.holder}
-            for change in replay.seat_changes
-        ],
-    )
-
-
-def thousandths(shares: Sequence[float] | None) -> list[int] | None:
-    """Shares of the win as whole thousandths that still add up to a thousand."""
-    if shares is None:
-        return None
-    made = [round(share * PER) for share in shares]
-    if made:
-        made[made.index(max(made))] += PER - sum(made)
-    return made
-
-
-def holders_at_start(tag: str, seats: Sequence[str]) -> list[str]:
-    """Who held each seat at the start, from a game file's `Seats` tag (`blue: Ann; red:
-    computer (hard)`); `?` for a seat it does not name."""
-    named = {}
-    for part in tag.split(";"):
-        colour, _, holder = part.partition(":")
-        if holder.strip():
-            named[colour.strip()] = holder.strip()
-    return [named.get(colour, "?") for colour in seats]
+    return m.ReplayReply(id=request, **replay.describe())

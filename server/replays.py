@@ -34,6 +34,8 @@ WORST_LOSS: Final = 0.1
 """The smallest loss of its mover's share that marks a move, lichess's inaccuracy: in
 games between the quick bots, about one to three moves a game (benchmarks/replays.py)."""
 WORST_PER_SEAT: Final = 3
+PER: Final = 1000
+"""Shares go on the wire in thousandths."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +66,7 @@ class Frame:
             "changed": list(self.changed),
             "ejected": list(self.ejected),
             "scores": list(self.scores),
-            "evaluation": None if self.evaluation is None else list(self.evaluation),
+            "evaluation": thousandths(self.evaluation),
         }
 
 
@@ -78,7 +80,7 @@ class Slip:
     loss: float
 
     def describe(self) -> dict[str, JsonValue]:
-        return {"ply": self.ply, "colour": self.colour, "loss": self.loss}
+        return {"ply": self.ply, "colour": self.colour, "loss": round(self.loss * PER)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +89,8 @@ class Replay:
 
     game: str
     seats: tuple[str, ...]
+    names: tuple[str, ...]
+    """Who held each seat at the start, in a game file's words."""
     frames: tuple[Frame, ...]
     evaluator: str | None
     """What judged the positions, for the chart's caption; None if nothing did."""
@@ -99,10 +103,12 @@ class Replay:
     seat_changes: tuple[SeatChange, ...]
 
     def describe(self) -> dict[str, JsonValue]:
-        """The replay for the wire: str keys and plain values only (msgpack and JSON)."""
+        """The replay as protocol.md 2.10's `replay` carries it: plain values only, shares
+        and losses in whole thousandths (the protocol carries no floats)."""
         return {
             "game": self.game,
             "seats": list(self.seats),
+            "names": list(self.names),
             "frames": [frame.describe() for frame in self.frames],
             "evaluator": self.evaluator,
             "worst": [slip.describe() for slip in self.worst],
@@ -112,7 +118,7 @@ class Replay:
                 "scores": list(self.scores),
             },
             "seat_changes": [
-                {"after": change.after, "colour": change.colour, "holder": change.holder}
+                {"after": change.after, "seat": change.colour, "holder": change.holder}
                 for change in self.seat_changes
             ],
         }
@@ -141,6 +147,7 @@ def replay_of(parsed: GameFile) -> Replay:
     return Replay(
         game=game.name,
         seats=game.seats,
+        names=tuple(holders_at_start(parsed.tags.get("Seats", ""), game.seats)),
         frames=tuple(frames),
         evaluator=None if judged is None else judged[0],
         worst=() if judged is None else worst_moves(states, judged[1]),
@@ -250,3 +257,24 @@ def worst_moves(states: Sequence[State[Any]], shares: Sequence[Shares]) -> tuple
         for loss, ply in sorted(found, key=lambda each: (-each[0], each[1]))[:WORST_PER_SEAT]
     ]
     return tuple(sorted(marked, key=lambda slip: slip.ply))
+
+
+def thousandths(shares: Sequence[float] | None) -> list[int] | None:
+    """Shares of the win as whole thousandths that still add up to a thousand."""
+    if shares is None:
+        return None
+    made = [round(share * PER) for share in shares]
+    if made:
+        made[made.index(max(made))] += PER - sum(made)
+    return made
+
+
+def holders_at_start(tag: str, seats: Sequence[str]) -> list[str]:
+    """Who held each seat at the start, from a game file's `Seats` tag (`blue: Ann; red:
+    computer (hard)`); `?` for a seat it does not name."""
+    named = {}
+    for part in tag.split(";"):
+        colour, _, holder = part.partition(":")
+        if holder.strip():
+            named[colour.strip()] = holder.strip()
+    return [named.get(colour, "?") for colour in seats]

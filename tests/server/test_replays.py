@@ -12,6 +12,7 @@ import pytest
 
 from parlour.bots.thinking import Deadline
 from parlour.bots.tripppin_solver import Solution, Solver, position_index
+from parlour.protocol import messages as m
 from parlour.rules import GAMES, JsonValue, State
 from parlour.rules.gamefile import GameFile, SeatChange, game_file, parse_game_file
 from parlour.rules.tripppin import TripppinState
@@ -335,8 +336,18 @@ def test_a_replay_is_plain_data_with_the_seat_changes() -> None:
     data = replay_of(parsed).describe()
     assert json.loads(json.dumps(data)) == data
     assert msgpack.unpackb(msgpack.packb(data)) == data
-    assert set(data) == {"game", "seats", "frames", "evaluator", "worst", "result", "seat_changes"}
-    assert data["seat_changes"] == [{"after": 3, "colour": "white", "holder": "computer (hard)"}]
+    assert set(data) == {
+        "game",
+        "seats",
+        "names",
+        "frames",
+        "evaluator",
+        "worst",
+        "result",
+        "seat_changes",
+    }
+    assert m.ReplayReply.from_wire({"type": "replay"} | data).game == "othello"
+    assert data["seat_changes"] == [{"after": 3, "seat": "white", "holder": "computer (hard)"}]
     scores = list(parsed.replay().scores())
     assert data["result"] == {"over": False, "winners": [], "scores": scores}
     frames = data["frames"]
