@@ -15,6 +15,8 @@ from .room import Holder, Room
 
 CHANGED: Final = "changed"
 """The kind of a seat that changed hands during the game."""
+COMPUTER_NAME: Final = "computer, level "
+"""How a computer level is named on a score card, before its level: `computer, level hard`."""
 STANDARD: Final = "standard"
 """The preset of games without named boards."""
 CUSTOM: Final = "custom"
@@ -43,7 +45,7 @@ class SeatResult:
         `computer, level L`; None for a seat that changed hands."""
         if self.kind == CHANGED:
             return None
-        return self.name if self.name is not None else f"computer, level {self.level}"
+        return self.name if self.name is not None else COMPUTER_NAME + str(self.level)
 
 
 @dataclass(frozen=True, slots=True)

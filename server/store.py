@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .ratings import COMPUTER, NEW, Rating, is_computer, ranks_of, rate_players
-from .scores import CHANGED, Result, best_of, record_id
+from .scores import CHANGED, COMPUTER_NAME, Result, best_of, record_id
 
 log = logging.getLogger("parlour.server")
 
@@ -80,7 +80,7 @@ GUESTS: Final = ""
 MY_GAMES: Final = 100
 """A player's finished games listed at most, the newest."""
 LEADERS: Final = 50
-COMPUTER_NAMES: Final = ("computer, level", COMPUTER)
+COMPUTER_NAMES: Final = (COMPUTER_NAME.strip(), COMPUTER)
 """How computers' names begin: no player may take one."""
 
 
@@ -236,7 +236,7 @@ class Store:
         ).fetchall()
         by_player = self._db.execute(
             f"SELECT coalesce(s.player, s.name, '{COMPUTER}' || s.level),"
-            " coalesce(p.name, s.name, 'computer, level ' || s.level), s.player IS NOT NULL,"
+            f" coalesce(p.name, s.name, '{COMPUTER_NAME}' || s.level), s.player IS NOT NULL,"
             " s.outcome, count(*) FROM result_seats s JOIN results r ON r.id = s.result"
             f" LEFT JOIN players p ON p.id = s.player WHERE {where}"
             f" AND s.kind != '{CHANGED}' GROUP BY 1, s.outcome",
@@ -320,13 +320,8 @@ class Store:
         it; else True for a player the server meets for the first time. A player who may
         takes the name, giving up the one they had."""
         folded = fold(name)
-        if folded.startswith(COMPUTER_NAMES):
-            return None
         with self._transaction():
-            held = self._db.execute(
-                "SELECT id FROM players WHERE folded = ?", (folded,)
-            ).fetchone()
-            if held is not None and held[0] != player:
+            if self.holder_of(name) not in (None, player):
                 return None
             if player is None:
                 return False
@@ -554,7 +549,7 @@ def leaders(rated: Iterable[tuple[str, str | None, Rating]]) -> list[dict[str, A
 
 def computer_name(player: str) -> str:
     """How a computer level's id reads on a card: `computer, level hard`."""
-    return "computer, level " + player.removeprefix(COMPUTER)
+    return COMPUTER_NAME + player.removeprefix(COMPUTER)
 
 
 def tally(rows: Iterable[tuple[str, str, int]], key: str) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from redis.exceptions import WatchError
 
 from ..known import playing_in
 from ..ratings import COMPUTER, NEW, Rating, computer_player, ranks_of, rate_players
-from ..scores import Result, best_of
+from ..scores import COMPUTER_NAME, Result, best_of
 from ..store import (
     COMPUTER_NAMES,
     GUESTS,
@@ -239,7 +239,7 @@ class RedisRecords:
             (who, names.get(who, who), True, o, n) for who, o, n in keyed
         ]
         for who, outcome, count in named:
-            computer = who.removeprefix("computer, level ")
+            computer = who.removeprefix(COMPUTER_NAME)
             rated = computer_player(computer) if computer != who else who
             rows.append((rated, who, False, outcome, count))
         return player_lines(rows, await self.ratings(game, {row[0] for row in rows}))
