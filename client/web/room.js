@@ -42,10 +42,6 @@ const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
 const PICKED_MOVES = new Set(["oubliette"]);
 const NOT_STARTED = "The game has not started yet.";
 const REPLAY_HASH = "#replay";
-/** How long the rating changes of a game just ended may take to come before they are
- * asked for. */
-const RATINGS_WAIT_MS = 1000;
-
 /**
  * The room's keys, the terminal client's: the button each presses (`action`, where the
  * toolbar has one), what it does, and who may use it: `seat` a person seated here, `load` one
@@ -396,24 +392,7 @@ export class RoomView {
     this.afterChange(wasMyTurn);
     if (update.state.over) {
       this.askInitials();
-      this.readRatingChanges();
     }
-  }
-
-  /** A rated game's rating changes come in a room view the server sends once it has kept
-   * them; should none come (an older server, a message lost to a cluster's failover), ask
-   * for the view, a few times a second apart. */
-  readRatingChanges(tries = 3) {
-    const version = this.view?.version;
-    setTimeout(async () => {
-      const waiting = () => {
-        const view = this.view;
-        return Boolean(view && !this.left && view.version === version && view.status === "finished" && view.rated && !view.rating_changes);
-      };
-      if (!waiting()) return;
-      await this.refetch();
-      if (waiting() && tries > 1) this.readRatingChanges(tries - 1);
-    }, RATINGS_WAIT_MS);
   }
 
   /** If a person at this page just made the best score on this board's card, ask their
