@@ -34,10 +34,9 @@ from unittest import mock
 
 from perft import cpu_model
 
-from parlour.bots import choose_move
+from parlour.bots import choose_move, judges
 from parlour.rules import GAMES
 from parlour.rules.gamefile import GameFile, game_file
-from parlour.bots import judges
 from parlour.server import replays
 from parlour.server.replays import Replay, replay_of
 

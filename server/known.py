@@ -290,4 +290,4 @@ def replay_message(request: str | int | None, text: str) -> m.ReplayReply:
         replay = replay_of(parse_game_file(text))
     except (RulesError, ValueError) as error:
         raise refuse(ErrorCode.BAD_SAVE, f"that game cannot be replayed: {error}") from None
-    return m.ReplayReply(id=request, **replay.describe())
+    return m.ReplayReply.from_wire({"type": m.ReplayReply.TYPE, "id": request} | replay.describe())

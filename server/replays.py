@@ -259,14 +259,15 @@ def worst_moves(states: Sequence[State[Any]], shares: Sequence[Shares]) -> tuple
     return tuple(sorted(marked, key=lambda slip: slip.ply))
 
 
-def thousandths(shares: Sequence[float] | None) -> list[int] | None:
+def thousandths(shares: Sequence[float] | None) -> list[JsonValue] | None:
     """Shares of the win as whole thousandths that still add up to a thousand."""
     if shares is None:
         return None
     made = [round(share * PER) for share in shares]
     if made:
         made[made.index(max(made))] += PER - sum(made)
-    return made
+    wire: list[JsonValue] = list(made)
+    return wire
 
 
 def holders_at_start(tag: str, seats: Sequence[str]) -> list[str]:
