@@ -10,7 +10,7 @@ import itertools
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Coroutine, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -317,7 +317,7 @@ class ParlourServer:
 
     def _handle(self, conn: ConnId, message: m.ClientMessage) -> None:
         """Hand a valid request to the lobby and send its answers."""
-        self._send(self._ask_lobby(conn, message))
+        self._send(self._ask_lobby(conn, message), (conn, message))
         self._follow_up()
 
     def _ask_lobby(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
@@ -336,8 +336,15 @@ class ParlourServer:
             self.metrics.moves.labels("human").inc()
         return outbox
 
-    def _send(self, outbox: Outbox) -> None:
-        """Store what the lobby changed, then send its messages."""
+    def _send(
+        self,
+        outbox: Outbox,
+        request: tuple[ConnId, m.ClientMessage] | None = None,
+        about: Iterable[str] = (),
+    ) -> None:
+        """Store what the lobby changed, then send its messages: the answers to `request`,
+        if they are, showing the rooms `about` (which a cluster node checks it still
+        holds before it tells)."""
         self._save()
         self._deliver(outbox)
 
@@ -379,7 +386,7 @@ class ParlourServer:
 
     async def _build_replay(self, asked: ReplayAsked) -> None:
         """Build a replay in a thread, so rooms go on moving meanwhile, and send it."""
-        self._send(await asyncio.to_thread(asked.answer))
+        self._send(await asyncio.to_thread(asked.answer), about=filter(None, [asked.room]))
 
     async def _ask_archive(self, ask: ArchiveAsk) -> None:
         """Put a question to the remote archive and hand its answer to the lobby."""

@@ -185,7 +185,8 @@ class Known:
                 raise refuse(ErrorCode.NOT_IN_ROOM, "join or watch the room first")
             if room.state is None:
                 raise refuse(ErrorCode.NOT_STARTED, "the game has not started")
-            return self._replay_asked(ReplayAsked(conn, message.id, game_file_of(room).text()))
+            text = game_file_of(room).text()
+            return self._replay_asked(ReplayAsked(conn, message.id, text, room.id))
         return self._replay_asked(ReplayAsked(conn, message.id, message.text or ""))
 
     def _replay_asked(self, asked: "ReplayAsked") -> Outbox:
@@ -248,6 +249,8 @@ class ReplayAsked:
     conn: ConnId
     request: str | int | None
     text: str
+    room: str | None = None
+    """The room whose game it replays, if it is a room's."""
 
     def answer(self) -> Outbox:
         """The replay, or the error that says why there is none."""

@@ -697,6 +697,8 @@ class Lobby(Keeping, Known):
     def _move(self, conn: ConnId, message: m.Move) -> Outbox:
         room = self._find(conn, message.room)
         seat = self._playing_seat(room, conn)
+        if _made_already(room, conn, message):
+            return [(conn, m.Ok(id=message.id))]
         return [
             (conn, m.Ok(id=message.id)),
             *self._play(room, seat, message.version, message.move),
@@ -965,3 +967,22 @@ class Lobby(Keeping, Known):
             for member in sorted(room.connections())
             if member != but
         ]
+
+
+def _made_already(room: Room, conn: ConnId, asked: m.Move) -> bool:
+    """Whether `asked` is a move sent again (its answer was lost, or said `unavailable`
+    while the room changed servers) that the room already made: that move, by a seat of
+    `conn`'s, at that version. Answered `ok` again, as it was the first time."""
+    if room.state is None or not room.moves_since <= asked.version < room.version:
+        return False
+    index = asked.version - room.version + len(room.moves)
+    if not 0 <= index < len(room.moves):
+        return False
+    state = room.initial
+    for move in room.moves[:index]:
+        state = state.play_text(move)
+    try:
+        sent = state.format_move(state.parse_move(asked.move))
+    except MalformedMoveError:
+        return False
+    return sent == room.moves[index] and room.seats[state.to_move] in room.seats_of(conn)

@@ -49,6 +49,7 @@ def rewind(room: Room, keep: int) -> None:
     room.state = state
     room.status = Status.PLAYING
     room.version += 1
+    room.moves_since = room.version
 
 
 def restart(room: Room, board: int | None = None) -> None:
@@ -77,6 +78,7 @@ def restart(room: Room, board: int | None = None) -> None:
     room.status = Status.PLAYING
     room.begin_record()
     room.version += 1
+    room.moves_since = room.version
 
 
 def load(room: Room, loaded: GameFile) -> None:
@@ -93,6 +95,7 @@ def load(room: Room, loaded: GameFile) -> None:
     room.seat_log = list(loaded.seat_changes)
     room.unrated_by = "the game was loaded"
     room.version += 1
+    room.moves_since = room.version
 
 
 def toss_for_first(room: Room, caller: str, call: str, landed: str) -> None:

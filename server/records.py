@@ -36,6 +36,7 @@ def room_record(room: Room) -> dict[str, Any]:
         "bot_think_ms": room.bot_think_ms,
         "status": room.status.value,
         "version": room.version,
+        "moves_since": room.moves_since,
         "moves": list(room.moves),
         "undone": room.undone,
         "stood_in": sorted(room.stood_in),
@@ -122,6 +123,8 @@ def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
         state=state,
         moves=moves,
         version=int(record["version"]),
+        # A record from before this was kept knows no move sent again: as after an undo.
+        moves_since=int(record.get("moves_since", record["version"])),
         stood_in={str(colour) for colour in record.get("stood_in", [])},
         left_seats=LeftSeats(record.get("left_seats", LeftSeats.BOT.value)),
         changed_hands={str(colour) for colour in record.get("changed_hands", [])},

@@ -193,6 +193,10 @@ class Room:
     state: State[Any] | None = None
     moves: list[str] = field(default_factory=list)
     version: int = 0
+    moves_since: int = 0
+    """The version after the last undo, new game or load: from it on each version is one
+    more move, so the move made at version v >= moves_since is `moves[v - version +
+    len(moves)]` (how a move sent again is known)."""
     undone: int = 0
     """Moves taken back since the last move was played."""
     proposal: Proposal | None = None

@@ -32,6 +32,12 @@ class Request:
     wire: Wire
     player: str = ""
     """The id the connection's key proved; empty for a guest."""
+    token: str | None = None
+    """The seat (or host) token the connection holds in the room, as far as the edge
+    knows; None for a spectator."""
+    member: bool = False
+    """Whether the connection is in the room, as far as the edge knows: if the owner has
+    it away (the room was taken over, say), it comes back in with `token` first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,10 +78,11 @@ class Moved:
 
 @dataclass(frozen=True, slots=True)
 class Owner:
-    """A node took a room (told to every node)."""
+    """A node took a room under a fence (told to every node)."""
 
     room: str
     node: int
+    fence: int = 0
 
 
 Envelope = Request | Attach | Gone | Deliver | Moved | Owner
@@ -93,6 +100,8 @@ def pack(envelope: Envelope) -> bytes:
                 envelope.name,
                 envelope.wire,
                 envelope.player,
+                envelope.token,
+                envelope.member,
             ]
         case Attach():
             fields = ["a", envelope.edge, envelope.conn, envelope.name, envelope.room]
@@ -104,7 +113,7 @@ def pack(envelope: Envelope) -> bytes:
         case Moved():
             fields = ["m", envelope.seq]
         case Owner():
-            fields = ["w", envelope.room, envelope.node]
+            fields = ["w", envelope.room, envelope.node, envelope.fence]
     packed: bytes = msgpack.packb(fields, use_bin_type=True)
     return packed
 
@@ -116,8 +125,18 @@ def unpack(data: bytes) -> Envelope:
         kind, *rest = fields
         match kind:
             case "q":
-                edge, seq, conn, name, wire, player = rest
-                return Request(int(edge), int(seq), int(conn), str(name), dict(wire), str(player))
+                edge, seq, conn, name, wire, player, *held = rest
+                token, member = held if held else (None, False)
+                return Request(
+                    int(edge),
+                    int(seq),
+                    int(conn),
+                    str(name),
+                    dict(wire),
+                    str(player),
+                    None if token is None else str(token),
+                    bool(member),
+                )
             case "a":
                 edge, conn, name, room, token, player = rest
                 return Attach(int(edge), int(conn), str(name), str(room), token, str(player))
@@ -132,8 +151,8 @@ def unpack(data: bytes) -> Envelope:
                 (seq,) = rest
                 return Moved(int(seq))
             case "w":
-                room, node = rest
-                return Owner(str(room), int(node))
+                room, node, *fence = rest
+                return Owner(str(room), int(node), int(fence[0]) if fence else 0)
     except (ValueError, TypeError, msgpack.UnpackException) as error:
         raise EnvelopeError(f"not a cluster envelope: {error}") from None
     raise EnvelopeError(f"unknown envelope kind {kind!r}")

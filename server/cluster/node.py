@@ -22,6 +22,9 @@ from typing import Final
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
+from redis.asyncio.connection import Connection
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 from redis.exceptions import RedisError
 
 from parlour.protocol import messages as m
@@ -40,8 +43,16 @@ from ..workers import BotWorkers, Thinkers
 from . import envelopes as env
 from .members import NOTED, Held, Memberships
 from .metrics import ClusterMetrics
-from .outbound import NODE_BITS, RETRY_SECONDS, Change, Outbound, unavailable
-from .records import KEEP, NEW_ROOM, RedisRecords, RoomWrite
+from .outbound import (
+    NODE_BITS,
+    RETRY_SECONDS,
+    Change,
+    Outbound,
+    node_of,
+    room_named,
+    unavailable,
+)
+from .records import CHECK, KEEP, NEW_ROOM, RedisRecords, RoomWrite
 from .remote import RemoteThinkers
 from .takeover import Takeover
 from .worker import JobWorker
@@ -69,6 +80,12 @@ REQUEST_SECONDS: Final = 5.0
 """How long a request sent to another node may go unanswered before `unavailable`."""
 MAX_MOVES: Final = 5
 """Times a request follows its room to a new owner before it is answered `unavailable`."""
+REDIS_TIMEOUT: Final = 2.0
+"""Seconds a command to Redis may take before its connection is taken for dead: Redis
+answers in milliseconds, and a node cut off must find out well within its lease."""
+REDIS_CONNECT_TIMEOUT: Final = 1.0
+HEALTH_CHECK_SECONDS: Final = 5
+"""A pooled connection idle this long is pinged before it is used again."""
 
 
 @dataclass
@@ -79,10 +96,16 @@ class Forwarded:
     message: m.ClientMessage
     room: str
     owner: int
-    deadline: float
+    sent: float
     moves: int = 0
     """How many times the request was sent on because its room had moved."""
     abandoned: bool = False
+    """Answered here already (`unavailable`, or sent again to the room's new owner): a
+    late answer from the node it went to is dropped."""
+
+    @property
+    def deadline(self) -> float:
+        return self.sent + REQUEST_SECONDS
 
 
 class ClusterNode(Takeover, ParlourServer):
@@ -91,7 +114,16 @@ class ClusterNode(Takeover, ParlourServer):
     def __init__(self, config: ServerConfig) -> None:
         super().__init__(config)
         assert config.redis_url is not None
-        self.redis = Redis.from_url(config.redis_url, socket_timeout=5, socket_connect_timeout=2)
+        self.redis = Redis.from_url(
+            config.redis_url,
+            socket_timeout=REDIS_TIMEOUT,
+            socket_connect_timeout=REDIS_CONNECT_TIMEOUT,
+            socket_keepalive=True,
+            health_check_interval=HEALTH_CHECK_SECONDS,
+            # One more try on a new connection: a pooled one may have died with a Redis
+            # that restarted or a link that was reset, which the retry finds at once.
+            retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), retries=1),
+        )
         self.records = RedisRecords(self.redis, round(config.lease_seconds * 1000))
         self.remote_archive = self.records
         self.cluster_metrics = ClusterMetrics(self.metrics)
@@ -108,6 +140,12 @@ class ClusterNode(Takeover, ParlourServer):
         self._silent: dict[int, float] = {}
         """Nodes a request reached no listener of, and when: gone, though maybe still live
         in Redis until their heartbeat runs out."""
+        self._heard: dict[int, float] = {}
+        """When each other node was last heard from: live, whatever a heartbeat that was
+        on its way meanwhile says."""
+        self._listening_since = time.monotonic()
+        """Since when this node's subscription has gone on unbroken: an answer published
+        before it may never have come."""
         self._listed: dict[str, str | None] = {}
         """Each owned room's lobby line as last written (None: not listed)."""
         self.broken: set[str] = set()
@@ -139,6 +177,8 @@ class ClusterNode(Takeover, ParlourServer):
         self.live = {self.node}
         self._pubsub = self.redis.pubsub()
         await self._pubsub.subscribe(self.channel(self.node), self._cluster_channel())
+        assert self._pubsub.connection is not None
+        self._pubsub.connection.register_connect_callback(self._subscribed_again)
         await self._start_serving()
         self._spawn(self._listen_forever())
         self._spawn(self.outbound.run())
@@ -279,7 +319,7 @@ class ClusterNode(Takeover, ParlourServer):
                 if room != ref:
                     self.refs[ref] = room
                 owner = await self.records.owner(room)
-                if owner is None:
+                if owner is None or (owner == self.node and room not in self.lobby.rooms):
                     await self._claim([room])
                     owner = self.owners.get(room)
             except RedisError:
@@ -300,27 +340,54 @@ class ClusterNode(Takeover, ParlourServer):
         self, conn: ConnId, message: m.ClientMessage, room: str, owner: int, moves: int = 0
     ) -> None:
         """Hand a request to the room's owner, this node or another; if the room has moved
-        since the connection was last put in it, put it back in there first."""
+        since the connection was last put in it, or it is not in there any more, put it
+        back in there first."""
         held = self.members.held(conn, room)
+        if owner == self.node:
+            if held is not None and not self._inside(conn, room):
+                self._attach_one(conn, room, held, owner)
+            super()._handle(conn, message)
+            return
         if held is not None and held.at != owner:
             self._attach_one(conn, room, held, owner)
-        if owner == self.node:
-            super()._handle(conn, message)
-        else:
-            self._forward(conn, message, room, owner, moves)
+        self._forward(conn, message, room, owner, moves)
+
+    def _inside(self, conn: ConnId, room_id: str) -> bool:
+        """Whether `conn` is in the room (this node's), in a seat or watching."""
+        room = self.lobby.rooms.get(room_id)
+        return room is not None and conn in room.connections()
 
     def _forward(
         self, conn: ConnId, message: m.ClientMessage, room: str, owner: int, moves: int = 0
     ) -> None:
         seq = next(self._seqs)
-        deadline = time.monotonic() + REQUEST_SECONDS
-        self._forwarded[seq] = Forwarded(conn, message, room, owner, deadline, moves)
+        self._forwarded[seq] = Forwarded(conn, message, room, owner, time.monotonic(), moves)
         self.members.asked_node(conn, owner)
         name = self.lobby.names.get(conn, "")
         player = self.lobby.players.get(conn, "")
-        request = env.Request(self.node, seq, conn, name, message.to_wire(), player)
+        held = self.members.held(conn, room)
+        token = None if held is None else held.token
+        request = env.Request(
+            self.node, seq, conn, name, message.to_wire(), player, token, held is not None
+        )
         self._publish(self.channel(owner), request)
         self.cluster_metrics.forwarded.inc()
+
+    def _send_again(self, room: str, owner: int) -> None:
+        """`room` has a new owner: the requests still waiting on its old one go to the new
+        one, since the old one can no longer carry them out (Redis refuses its writes).
+        Those sent before this node's subscription broke may have been answered unheard:
+        they are answered `unavailable`, to be sent again by their client."""
+        for forwarded in list(self._forwarded.values()):
+            if forwarded.room != room or forwarded.owner == owner or forwarded.abandoned:
+                continue
+            forwarded.abandoned = True
+            if forwarded.sent < self._listening_since:
+                why = "the room moved to another server; try again"
+                self._deliver([(forwarded.conn, unavailable(forwarded.message.id, why))])
+            elif forwarded.conn in self.connections:
+                moves = forwarded.moves + 1
+                self._hand_to(forwarded.conn, forwarded.message, room, owner, moves)
 
     def _expire_forwarded(self) -> None:
         """Answer `unavailable` for requests their room's node has not answered in time;
@@ -367,6 +434,11 @@ class ClusterNode(Takeover, ParlourServer):
 
     def _receive_envelope(self, envelope: env.Envelope) -> None:
         match envelope:
+            case env.Request() | env.Attach():
+                self._heard[envelope.edge] = time.monotonic()
+            case env.Gone() if envelope.conns:
+                self._heard[node_of(envelope.conns[0])] = time.monotonic()
+        match envelope:
             case env.Request():
                 self._serve_request(envelope)
             case env.Deliver():
@@ -382,7 +454,7 @@ class ClusterNode(Takeover, ParlourServer):
             case env.Moved():
                 self._moved(envelope.seq)
             case env.Owner():
-                self._owner_changed(envelope.room, envelope.node)
+                self._owner_changed(envelope.room, envelope.node, envelope.fence)
 
     def _owned(self, ref: str) -> Room | None:
         """The room `ref` names, if this node owns it."""
@@ -395,16 +467,24 @@ class ClusterNode(Takeover, ParlourServer):
         """A request from another node's connection about a room this node should own."""
         message = m.read_client_message(request.wire)
         ref = getattr(message, "room", "")
-        if self._owned(ref) is None:
+        room = self._owned(ref)
+        if room is None:
             self._publish(self.channel(request.edge), env.Moved(request.seq))
             return
         self.lobby.know(request.conn, request.name, request.player)
+        if request.member and request.conn not in room.connections():
+            # The room was taken over, or the connection dropped while its node seemed
+            # lost: it comes back in before its request, whatever became of its Attach.
+            back = env.Attach(
+                request.edge, request.conn, request.name, room.id, request.token, request.player
+            )
+            self._attach(back)
         if not self.available and isinstance(message, ROOM_CHANGES):
             why = "the game records cannot be reached; try again soon"
             outbox: Outbox = [(request.conn, unavailable(message.id, why))]
         else:
             outbox = self._ask_lobby(request.conn, message)
-        self._send(outbox, done=(request.edge, request.seq))
+        self._send(outbox, request=(request.conn, message), done=(request.edge, request.seq))
         self._follow_up()
 
     def _attach(self, attach: env.Attach) -> None:
@@ -446,18 +526,23 @@ class ClusterNode(Takeover, ParlourServer):
         moves = forwarded.moves + followed
         self._spawn(self._find_owner(forwarded.conn, forwarded.message, forwarded.room, moves))
 
-    def _owner_changed(self, room: str, node: int) -> None:
-        """A node took `room`: forget it here if it was ours, and put this node's
-        connections in it back with their tokens."""
+    def _owner_changed(self, room: str, node: int, fence: int) -> None:
+        """Another node took `room` from its record, with everyone away: forget it here if
+        it was ours, put this node's connections in it back with their tokens, and send
+        the requests waiting on its old owner to the new one."""
+        if node == self.node or self.fences.get(room, 0) > fence:
+            return  # `_claim` did all this, or this node took the room after that node
         self.owners[room] = node
-        if node != self.node and room in self.fences:
+        if room in self.fences:
             self._forget_rooms([room])
-        self._attach_members(room, node)
+        self._attach_members(room, node, again=True)
+        self._send_again(room, node)
 
-    def _attach_members(self, room: str, node: int) -> None:
-        """Put this node's connections in `room` back into it, at its owner `node`."""
+    def _attach_members(self, room: str, node: int, *, again: bool = False) -> None:
+        """Put this node's connections in `room` back into it, at its owner `node`: those
+        put in at another node, or `again` every one."""
         for conn, held in list(self.members.in_room(room)):
-            if held.at != node:
+            if again or held.at != node:
                 self._attach_one(conn, room, held, node)
 
     def _attach_one(self, conn: ConnId, room: str, held: Held, node: int) -> None:
@@ -473,9 +558,18 @@ class ClusterNode(Takeover, ParlourServer):
 
     # Sending: records first, then messages.
 
-    def _send(self, outbox: Outbox, done: tuple[int, int] | None = None) -> None:
+    def _send(
+        self,
+        outbox: Outbox,
+        request: tuple[ConnId, m.ClientMessage] | None = None,
+        about: Iterable[str] = (),
+        *,
+        done: tuple[int, int] | None = None,
+    ) -> None:
         """Send the lobby's messages once Redis holds the records they tell of, in the
-        order they were made."""
+        order they were made. Rooms they show but did not change are checked: the messages
+        go only if this node still holds them, so nobody is shown a room as a node that
+        lost it has it (a change Redis refused, say)."""
         unsaved = self.lobby.take_unsaved()
         results: dict[str, list[Result]] = {}
         for result in unsaved.results:
@@ -484,7 +578,17 @@ class ClusterNode(Takeover, ParlourServer):
         for room_id in unsaved.closed:
             self._listed.pop(room_id, None)
             writes.append(RoomWrite(room_id, self.fences.get(room_id, NEW_ROOM), None))
-        self.outbound.change(Change(writes, outbox, done))
+        shown = set(about)
+        if request is not None:
+            shown.add(getattr(request[1], "room", None) or "")
+        shown.update(filter(None, (room_named(message) for _, message in outbox)))
+        written = {write.room for write in writes}
+        for ref in sorted(shown):
+            room = self.lobby.named(ref) if ref else None
+            if room is not None and room.id not in written:
+                written.add(room.id)
+                writes.append(RoomWrite(room.id, self.fences.get(room.id, NEW_ROOM), CHECK))
+        self.outbound.change(Change(writes, outbox, done, request))
 
     def _room_write(self, room: Room, results: Iterable[Result]) -> RoomWrite:
         """The room's record as text for Redis; its lobby line only when it changed (most
@@ -506,22 +610,36 @@ class ClusterNode(Takeover, ParlourServer):
         self._deliver(outbox)
 
     def kept(self, write: RoomWrite, fence: int) -> None:
-        """Redis holds the room's write: the room is this node's under `fence`."""
+        """Redis holds the room's write: a new room is this node's under `fence`, a closed
+        one is gone. A new room forgotten while its write was on the way stays forgotten:
+        its lease, which names this node, has it taken again from its record."""
         if write.record is None:
-            self.fences.pop(write.room, None)
-            self.owners.pop(write.room, None)
-        else:
+            if self.fences.get(write.room) == fence:
+                del self.fences[write.room]
+                self.owners.pop(write.room, None)
+        elif write.fence == NEW_ROOM and write.room in self.lobby.rooms:
             self.fences[write.room] = fence
             self.owners[write.room] = self.node
             if write.code is not None:
                 self.refs[write.code] = write.room
         self.cluster_metrics.rooms_owned.set(len(self.fences))
 
-    def not_kept(self, rooms: set[str], fenced_out: int = 0) -> None:
+    def not_kept(self, writes: list[RoomWrite], fenced_out: int = 0) -> None:
         """Redis refused (`fenced_out` of them for a lease this node lost), or never got,
-        these rooms' writes: forget them here."""
+        these rooms' writes: forget the rooms here, unless this node has taken one again
+        under a new fence meanwhile."""
         self.cluster_metrics.fenced_out.inc(fenced_out)
-        self._forget_rooms(rooms)
+        held = self.fences
+        self._forget_rooms({w.room for w in writes if held.get(w.room, NEW_ROOM) == w.fence})
+
+    def ask_again(self, change: Change) -> None:
+        """Redis refused a change for a lease this node lost, so the request it answered
+        was carried out nowhere: it goes to the room's owner now."""
+        if change.done is not None:
+            edge, seq = change.done
+            self._publish(self.channel(edge), env.Moved(seq))
+        elif change.request is not None and change.request[0] in self.connections:
+            self._handle(*change.request)
 
     def unheard(self, seq: int) -> None:
         """A request reached no node: its room's owner is gone, though its lease may not
@@ -574,8 +692,22 @@ class ClusterNode(Takeover, ParlourServer):
             log.info("node %d reaches Redis again", self.node)
             self.available = True
             self.cluster_metrics.redis_up.set(1)
+            # Idle connections made before Redis went away are dead: not one request
+            # should meet one.
+            self._spawn(self.redis.connection_pool.disconnect(inuse_connections=False))
             self.lobby.recheck()
             self._follow_up()
+
+    def _subscribed_again(self, connection: Connection) -> None:
+        """redis-py made this node's subscription again on a new connection: whatever was
+        published meanwhile never came. Answers to requests sent before may be lost, and
+        rooms may have changed hands unheard: those requests are answered `unavailable`
+        as soon as their room is known to have moved, and this node's connections are put
+        back in their rooms wherever these are now."""
+        log.warning("node %d listens again: what was published meanwhile was missed", self.node)
+        self._listening_since = time.monotonic()
+        self.owners = {room: node for room, node in self.owners.items() if node == self.node}
+        self._spawn(self._attach_everywhere())
 
     def _thinkers(self) -> Thinkers:
         """The cluster's workers, through Redis; this node's processes among them, if any."""

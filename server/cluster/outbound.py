@@ -10,6 +10,8 @@ Redis in one round trip, so a busy node writes many changes per sync.
 
 import asyncio
 import contextlib
+import dataclasses
+import itertools
 import logging
 import time
 from collections.abc import Callable
@@ -25,7 +27,7 @@ from parlour.protocol.wire import Message as Wire
 from ..answers import Outbox, refuse
 from ..room import ConnId
 from . import envelopes as env
-from .records import FENCED_OUT, NEW_ROOM, RedisRecords, RoomWrite
+from .records import CHECK, FIRST_FENCE, NEW_ROOM, RedisRecords, RoomWrite
 
 log = logging.getLogger("parlour.cluster")
 
@@ -49,13 +51,17 @@ def unavailable(request: str | int | None, why: str) -> m.Error:
 
 @dataclass
 class Change:
-    """Rooms to write, each under the fence it was changed under, then the messages that
-    tell of them; `done` names the forwarded request this answers in full."""
+    """Rooms to write (or check), each under the fence it was changed under, then the
+    messages that tell of them; `done` names the forwarded request this answers in full,
+    and `request` the request of this node's connection it answers, if one does."""
 
     writes: list[RoomWrite]
     outbox: Outbox
     done: tuple[int, int] | None = None
+    request: tuple[ConnId, m.ClientMessage] | None = None
     since: float = field(default_factory=time.monotonic)
+    token: str = ""
+    """Names the change in Redis, so that sent again it is carried out once."""
 
 
 class Sender(Protocol):
@@ -67,7 +73,8 @@ class Sender(Protocol):
     def channel(self, node: int) -> str: ...
     def deliver_here(self, outbox: Outbox) -> None: ...
     def kept(self, write: RoomWrite, fence: int) -> None: ...
-    def not_kept(self, rooms: set[str], fenced_out: int = 0) -> None: ...
+    def not_kept(self, writes: list[RoomWrite], fenced_out: int = 0) -> None: ...
+    def ask_again(self, change: Change) -> None: ...
     def unheard(self, seq: int) -> None: ...
     def lost_redis(self) -> None: ...
     def redis_back(self) -> None: ...
@@ -86,6 +93,7 @@ class Outbound:
         write (no delivery need follow them in order)."""
         self._wanted = asyncio.Event()
         self._control_wanted = asyncio.Event()
+        self._tokens = itertools.count(1)
         self.write_seconds: Callable[[float], None] = lambda seconds: None
 
     def publish(self, channel: str, envelope: env.Envelope) -> None:
@@ -103,6 +111,7 @@ class Outbound:
         if not change.writes and not self.queue:
             self._tell(change.outbox, change.done)
             return
+        change.token = f"{self.sender.node}:{next(self._tokens)}"
         self.queue.append(change)
         self._wanted.set()
 
@@ -188,6 +197,7 @@ class Outbound:
         batch = list(self.queue)
         started = time.monotonic()
         sent: list[tuple[Change | Plain, list[RoomWrite], Outbox, int]] = []
+        made: set[str] = set()
         async with self.records.redis.pipeline(transaction=False) as pipe:
             for item in batch:
                 if isinstance(item, tuple):
@@ -195,11 +205,12 @@ class Outbound:
                     pipe.publish(channel, env.pack(envelope))
                     sent.append((item, [], [], 1))
                     continue
-                writes = [self._resolved(write) for write in item.writes]
+                writes = [self._resolved(write, made) for write in item.writes]
                 local, remote = self.split(item.outbox, item.done)
                 packed = [(channel, env.pack(envelope)) for channel, envelope in remote]
                 if writes:
-                    await self.records.queue_write(pipe, self.sender.node, writes, packed)
+                    node = self.sender.node
+                    await self.records.queue_write(pipe, node, writes, packed, item.token)
                     sent.append((item, writes, local, 1))
                 else:
                     for channel, message in packed:
@@ -219,39 +230,56 @@ class Outbound:
             else:
                 self.sender.deliver_here(local)
 
-    def _resolved(self, write: RoomWrite) -> RoomWrite:
-        """A new room's write under the fence it got, if an earlier write made it already."""
-        if write.fence != NEW_ROOM or write.room not in self.sender.fences:
+    def _resolved(self, write: RoomWrite, made: set[str]) -> RoomWrite:
+        """A new room's write under the fence it got, if an earlier write made it already:
+        one answered before (its fence is known), or one earlier in this batch (a new
+        room's first fence is 1)."""
+        if write.fence != NEW_ROOM:
             return write
-        fence = self.sender.fences[write.room]
-        return RoomWrite(write.room, fence, write.record, write.summary, write.code, write.results)
+        fence = self.sender.fences.get(write.room)
+        if fence is None and write.room in made:
+            fence = FIRST_FENCE
+        if fence is None:
+            if write.record not in (None, CHECK):
+                made.add(write.room)
+            return write
+        return dataclasses.replace(write, fence=fence)
 
     def _written(
         self, change: Change, writes: list[RoomWrite], local: Outbox, found: list[int]
     ) -> None:
-        refused, fenced_out = set(), 0
+        refused: list[RoomWrite] = []
         for write, answer in zip(writes, found, strict=True):
             fence = int(answer)
             if fence > 0:
                 self.sender.kept(write, fence)
             else:
-                refused.add(write.room)
-                fenced_out += fence == FENCED_OUT
+                refused.append(write)
                 log.warning("room %s: Redis refused this node's write (%d)", write.room, fence)
         if not refused:
             self.sender.deliver_here(local)
             return
-        self.sender.not_kept(refused, fenced_out)
+        fenced_out = [write for write in refused if write.fence != NEW_ROOM]
+        self.sender.not_kept(refused, len(fenced_out))
         moved = "the room moved to another server; try again"
-        self._tell(without(change.outbox, refused, moved), change.done)
+        told = without(change.outbox, {write.room for write in refused}, moved)
+        if change.request is None or len(fenced_out) < len(refused):
+            self._tell(told, change.done)
+            return
+        # Redis refused a lease this node had lost: the request was carried out nowhere,
+        # so it goes to the room's owner now instead of being answered.
+        conn, asked = change.request
+        told = [(to, message) for to, message in told if to != conn or message.id != asked.id]
+        self._tell(told, None)
+        self.sender.ask_again(change)
 
     def give_up(self) -> None:
         """Redis has been away too long for the changes waiting: they are not kept, so
         nobody is told of them; each request waiting is answered `unavailable`."""
         batch, self.queue = self.queue, []
-        rooms = {write.room for item in batch if isinstance(item, Change) for write in item.writes}
-        log.warning("gave up writing %d room(s) while Redis is away", len(rooms))
-        self.sender.not_kept(rooms)
+        writes = [write for item in batch if isinstance(item, Change) for write in item.writes]
+        log.warning("gave up writing %d room(s) while Redis is away", len(writes))
+        self.sender.not_kept(writes)
         for item in batch:
             if isinstance(item, tuple):
                 self.queue.append(item)
@@ -270,10 +298,14 @@ def without(outbox: Outbox, rooms: set[str], why: str) -> Outbox:
     for conn, message in outbox:
         if message.id is not None:
             kept.append((conn, unavailable(message.id, why)))
-            continue
-        about = getattr(message, "room", None)
-        if isinstance(about, dict):
-            about = about.get("room")
-        if about not in rooms:
+        elif room_named(message) not in rooms:
             kept.append((conn, message))
     return kept
+
+
+def room_named(message: m.ServerMessage) -> str | None:
+    """The id of the room a message tells of, if it names one."""
+    about = getattr(message, "room", None)
+    if isinstance(about, dict):
+        about = about.get("room")
+    return about if isinstance(about, str) else None

@@ -38,15 +38,20 @@ ALL: Final = "*"
 """The score card of every preset, and the list of every game's saves."""
 NEW_ROOM: Final = 0
 """The fence a node writes a room under that it has just made."""
+FIRST_FENCE: Final = 1
+"""The fence a new room is written under in Redis."""
 FENCED_OUT: Final = -1
 KEEP: Final = "="
 """A room's lobby line left as it is in Redis."""
+CHECK: Final = "?"
+"""A room's record left as it is: the write only checks that the node still holds it."""
 ID_TAKEN: Final = 0
 
 
 @dataclass(frozen=True, slots=True)
 class RoomWrite:
-    """One room's new record (None: the room closed), as its owner writes it."""
+    """One room's new record (None: the room closed; CHECK: as it is), as its owner writes
+    it."""
 
     room: str
     fence: int
@@ -74,7 +79,10 @@ class Heartbeat:
     live: set[int]
     """Every node whose heartbeat has not run out, this one included."""
     orphans: list[str]
-    """Rooms that nobody holds."""
+    """Rooms that nobody holds, and those this node forgot while its lease still names it."""
+    lapsed: bool = False
+    """Whether this node's own heartbeat had run out: the others may have dropped its
+    connections from their rooms."""
 
 
 class RedisRecords:
@@ -98,28 +106,26 @@ class RedisRecords:
 
     # Nodes and leases.
 
-    async def join_cluster(self, node: int = 0) -> int:
-        """Register a node as live: a new one (a number never given before) or, after its
-        heartbeat ran out, the node again under its own number."""
-        return int(await self._join(args=[self.prefix, self.lease_ms, node]))
+    async def join_cluster(self) -> int:
+        """Register a new node as live, under a number never given before."""
+        return int(await self._join(args=[self.prefix, self.lease_ms]))
 
-    async def heartbeat(self, node: int, held: Mapping[str, int]) -> Heartbeat | None:
-        """Renew the node and the leases it holds; None if its heartbeat had run out."""
+    async def heartbeat(self, node: int, held: Mapping[str, int]) -> Heartbeat:
+        """Renew the node and the leases it still holds."""
         args: list[Any] = [self.prefix, node, self.lease_ms]
         for room, fence in held.items():
             args += [room, fence]
-        answer = await self._heartbeat(args=args)
-        if answer == [-1]:
-            return None
-        _, lost, live, orphans = answer
+        _, lost, live, orphans, lapsed = await self._heartbeat(args=args)
         return Heartbeat(
             lost=[_text(room) for room in lost],
             live={int(member) for member in live},
             orphans=[_text(room) for room in orphans],
+            lapsed=bool(lapsed),
         )
 
     async def claim(self, node: int, rooms: Iterable[str]) -> list[Claimed]:
-        """Take every one of `rooms` that nobody holds, each under its next fencing number."""
+        """Take every one of `rooms` that nobody holds (or whose lease names `node`, which
+        forgot it), each under its next fencing number."""
         found = await self._claim(args=[self.prefix, node, self.lease_ms, *rooms])
         return [
             Claimed(_text(found[i]), int(found[i + 1]), json.loads(found[i + 2]))
@@ -138,6 +144,16 @@ class RedisRecords:
         lease = await self.redis.get(self._key("room", room, "lease"))
         return None if lease is None else int(_text(lease).partition(":")[0])
 
+    async def owners(self, rooms: list[str]) -> dict[str, int | None]:
+        """The node that holds each room's lease, None where none does."""
+        if not rooms:
+            return {}
+        leases = await self.redis.mget([self._key("room", room, "lease") for room in rooms])
+        return {
+            room: None if lease is None else int(_text(lease).partition(":")[0])
+            for room, lease in zip(rooms, leases, strict=True)
+        }
+
     async def room_id(self, ref: str) -> str | None:
         """The id of the open room that `ref` names (its id or its code), if there is one."""
         room = await self.redis.hget(self._key("codes"), ref)
@@ -150,12 +166,17 @@ class RedisRecords:
     # Rooms.
 
     async def write(
-        self, node: int, writes: Iterable[RoomWrite], publish: Iterable[tuple[str, bytes]] = ()
+        self,
+        node: int,
+        writes: Iterable[RoomWrite],
+        publish: Iterable[tuple[str, bytes]] = (),
+        token: str = "",
     ) -> dict[str, int]:
         """Each room written if the node holds it: its fence, else ID_TAKEN or FENCED_OUT;
-        the messages in `publish` go out if every room was written."""
+        the messages in `publish` go out if every room was written. A write sent again
+        with the same `token` is answered as the first was, and done once."""
         batch = list(writes)
-        answers = await self.queue_write(self.redis, node, batch, publish)
+        answers = await self.queue_write(self.redis, node, batch, publish, token)
         return self.answers(batch, answers)
 
     async def queue_write(
@@ -164,10 +185,11 @@ class RedisRecords:
         node: int,
         writes: list[RoomWrite],
         publish: Iterable[tuple[str, bytes]] = (),
+        token: str = "",
     ) -> Any:
         """`write` on `client`, which may be a pipeline (then the answer comes with the
         pipeline's, for `answers` to read, and the script must be loaded: `load_scripts`)."""
-        args: list[str | int | bytes] = [self.prefix, node, self.lease_ms, len(writes)]
+        args: list[str | int | bytes] = [self.prefix, node, self.lease_ms, len(writes), token]
         for entry in writes:
             args += [
                 entry.room,

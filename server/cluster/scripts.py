@@ -14,7 +14,8 @@ Keys, under the cluster's prefix P:
 - `P record:ID` and `P finished:ID`: a finished game's file and its summary; `P mine:PLAYER`
   the games a player finished, by time. `P names`: player ids by folded name; `P player:ID`
   a player's name; `P rating:GAME`: ratings by player; `P rated:ROOM:V`: a game's rating
-  changes, written once.
+  changes, written once. `P done:TOKEN`: for a few seconds, the answer to a node's change
+  with that token, so that a change sent again is not carried out twice.
 
 Every write to a room checks its lease against the writer's node and fencing number, so a
 node that lost a room (paused, cut off, slow) can never write to it again.
@@ -24,6 +25,11 @@ from typing import Final
 
 WRITE_ROOMS: Final = """
 local P, node, lease_ms, count = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4])
+local done = ARGV[5] ~= '' and P .. 'done:' .. ARGV[5]
+if done then
+  local before = redis.call('GET', done)
+  if before then return cjson.decode(before) end
+end
 
 local function count_results(results)
   for _, result in ipairs(cjson.decode(results)) do
@@ -54,13 +60,14 @@ local function write(room, fence, record, summary, code, results)
   local own = P .. 'room:' .. room .. ':own'
   local lease = P .. 'room:' .. room .. ':lease'
   if fence == 0 then
-    if redis.call('EXISTS', own) == 1 then return 0 end
+    if record == '?' or redis.call('EXISTS', own) == 1 then return 0 end
     fence = 1
     redis.call('HSET', own, 'fence', fence, 'node', node)
     redis.call('SET', lease, node .. ':' .. fence, 'PX', lease_ms)
   elseif redis.call('GET', lease) ~= node .. ':' .. fence then
     return -1
   end
+  if record == '?' then return fence end
   if results ~= '' then count_results(results) end
   if record == '' then
     local held = redis.call('GET', P .. 'room:' .. room)
@@ -86,27 +93,31 @@ end
 
 local answers, kept = {}, true
 for i = 0, count - 1 do
-  local at = 5 + i * 6
+  local at = 6 + i * 6
   local answer = write(ARGV[at], tonumber(ARGV[at + 1]), ARGV[at + 2], ARGV[at + 3],
                        ARGV[at + 4], ARGV[at + 5])
   answers[i + 1] = answer
   if answer <= 0 then kept = false end
 end
 if kept then
-  for at = 5 + count * 6, #ARGV, 2 do
+  for at = 6 + count * 6, #ARGV, 2 do
     redis.call('PUBLISH', ARGV[at], ARGV[at + 1])
   end
 end
+if done then redis.call('SET', done, cjson.encode(answers), 'PX', 10000) end
 return answers
 """
-"""ARGV: prefix, node, lease ms, the count of rooms; then for each room its id, fence (0:
-a new room), record (empty: the room closed), lobby summary (empty: not listed; `=`: as
-it is), code (empty: public, or written before) and finished games' score-card counts as
-JSON (empty: none); then channels and messages to publish. Each room is written if the
-node holds it under that fence; the messages are published only if every room was, so
-nobody hears of a change Redis did not keep (and, with every write synced, they go out
-after it is on disk). Returns each room's fence; 0 where a new room's id is taken; -1
-where the node does not hold the lease."""
+"""ARGV: prefix, node, lease ms, the count of rooms, the change's token (empty: none);
+then for each room its id, fence (0: a new room), record (empty: the room closed; `?`:
+only checked, for messages that show the room as it is), lobby summary (empty: not
+listed; `=`: as it is), code (empty: public, or written before) and finished games'
+score-card counts as JSON (empty: none); then channels and messages to publish. Each room
+is written if the node holds it under that fence; the messages are published only if
+every room was, so nobody hears of a change Redis did not keep (and, with every write
+synced, they go out after it is on disk). Returns each room's fence; 0 where a new room's
+id is taken; -1 where the node does not hold the lease. A change sent again under the
+same token (its answer was lost on the way) gets the first answer and publishes nothing
+twice."""
 
 CLAIM_ROOMS: Final = """
 local P, node, lease_ms = ARGV[1], ARGV[2], tonumber(ARGV[3])
@@ -115,7 +126,8 @@ for i = 4, #ARGV do
   local room = ARGV[i]
   local lease = P .. 'room:' .. room .. ':lease'
   local record = redis.call('GET', P .. 'room:' .. room)
-  if record and redis.call('EXISTS', lease) == 0 then
+  local holder = redis.call('GET', lease)
+  if record and (not holder or string.match(holder, '^(%d+):') == node) then
     local own = P .. 'room:' .. room .. ':own'
     local fence = redis.call('HINCRBY', own, 'fence', 1)
     redis.call('HSET', own, 'node', node)
@@ -130,7 +142,9 @@ end
 return claimed
 """
 """ARGV: prefix, node, lease ms, room ids. Takes each room that has a record and no
-lease, with the next fencing number. Returns id, fence and record of each one taken."""
+lease (or a lease of this node's, for a room it forgot), with the next fencing number, so
+that nothing written under an earlier one is taken any more. Returns id, fence and record
+of each one taken."""
 
 HEARTBEAT: Final = """
 local P, node, lease_ms = ARGV[1], ARGV[2], tonumber(ARGV[3])
@@ -138,12 +152,11 @@ local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local nodes = P .. 'nodes'
 local due = redis.call('ZSCORE', nodes, node)
-if not due or tonumber(due) < now then
-  return {-1}
-end
+local lapsed = (not due or tonumber(due) < now) and 1 or 0
 redis.call('ZADD', nodes, now + lease_ms, node)
-local lost = {}
+local held, lost = {}, {}
 for i = 4, #ARGV, 2 do
+  held[ARGV[i]] = true
   local lease = P .. 'room:' .. ARGV[i] .. ':lease'
   if redis.call('GET', lease) == node .. ':' .. ARGV[i + 1] then
     redis.call('PEXPIRE', lease, lease_ms)
@@ -154,26 +167,31 @@ end
 redis.call('ZREMRANGEBYSCORE', nodes, '-inf', now)
 local orphans = {}
 for _, room in ipairs(redis.call('SMEMBERS', P .. 'rooms')) do
-  if redis.call('EXISTS', P .. 'room:' .. room .. ':lease') == 0 then
+  local holder = redis.call('GET', P .. 'room:' .. room .. ':lease')
+  if not holder or (not held[room] and string.match(holder, '^(%d+):') == node) then
     table.insert(orphans, room)
   end
 end
-return {now, lost, redis.call('ZRANGE', nodes, 0, -1), orphans}
+return {now, lost, redis.call('ZRANGE', nodes, 0, -1), orphans, lapsed}
 """
 """ARGV: prefix, node, lease ms, then each room the node holds and its fence. Renews the
-node and the leases it still holds; forgets nodes whose heartbeat ran out. Returns {-1}
-if this node's own heartbeat ran out (the others may have taken its rooms), else Redis's
-time, the rooms whose leases were lost, the live nodes, and the rooms nobody holds."""
+node and the leases it still holds (a lease that names the node and its fence is the
+node's, even if its heartbeat ran out meanwhile: nobody else can have taken the room);
+forgets nodes whose heartbeat ran out. Returns Redis's time, the rooms whose leases were
+lost, the live nodes, the rooms nobody holds (and those whose lease names this node
+though it no longer holds them: it forgot them, and takes them again from their
+records), and 1 if this node's own heartbeat had run out (the others may have dropped its
+connections from their rooms), else 0."""
 
 JOIN_CLUSTER: Final = """
-local P, lease_ms, node = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+local P, lease_ms = ARGV[1], tonumber(ARGV[2])
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-if node == '0' then node = redis.call('INCR', P .. 'node-seq') end
+local node = redis.call('INCR', P .. 'node-seq')
 redis.call('ZADD', P .. 'nodes', now + lease_ms, node)
-return tonumber(node)
+return node
 """
-"""ARGV: prefix, lease ms, node (0: a new one). The node's number, registered as live."""
+"""ARGV: prefix, lease ms. A new node's number (never given before), registered as live."""
 
 RELEASE_ROOMS: Final = """
 local P, node = ARGV[1], ARGV[2]

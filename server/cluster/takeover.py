@@ -9,8 +9,8 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Final
+from collections.abc import Coroutine, Iterable
+from typing import TYPE_CHECKING, Any, Final
 
 from redis.exceptions import RedisError
 
@@ -49,21 +49,25 @@ class Takeover:
     refs: dict[str, str]
     broken: set[str]
     _listed: dict[str, str | None]
+    _heard: dict[int, float]
 
     if TYPE_CHECKING:  # the node's own, declared for the type checker only
 
         def _publish(self, channel: str, envelope: env.Envelope) -> None: ...
+        def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]: ...
         def _cluster_channel(self) -> str: ...
         def _send(self, outbox: Outbox) -> None: ...
         def _follow_up(self) -> None: ...
-        def _attach_members(self, room: str, node: int) -> None: ...
+        def _attach_members(self, room: str, node: int, *, again: bool = False) -> None: ...
+        def _send_again(self, room: str, owner: int) -> None: ...
         def _expire_forwarded(self) -> None: ...
         def lost_redis(self) -> None: ...
         def redis_back(self) -> None: ...
 
     async def _claim(self, rooms: Iterable[str]) -> None:
-        """Take the rooms nobody holds, rebuild them from their records, and say so."""
-        wanted = [room for room in rooms if room not in self.broken]
+        """Take the rooms nobody holds (or this node forgot), rebuild them from their
+        records, put this node's connections back in, and say so."""
+        wanted = [room for room in rooms if room not in self.broken | self.lobby.rooms.keys()]
         if not wanted:
             return
         claimed = await self.records.claim(self.node, wanted)
@@ -82,7 +86,9 @@ class Takeover:
             if room.code is not None:
                 self.refs[room.code] = room.id
             self.cluster_metrics.claimed.inc()
-            self._publish(self._cluster_channel(), env.Owner(room.id, self.node))
+            self._publish(self._cluster_channel(), env.Owner(room.id, self.node, found.fence))
+            self._attach_members(room.id, self.node, again=True)
+            self._send_again(room.id, self.node)
         if claimed:
             log.info("node %d took %d room(s)", self.node, len(claimed))
             self._follow_up()
@@ -108,14 +114,19 @@ class Takeover:
                 self.lost_redis()
 
     async def _heartbeat(self) -> None:
-        beat = await self.records.heartbeat(self.node, self.fences)
-        if beat is None:
-            await self._rejoin()
-            return
+        started = time.monotonic()
+        held = dict(self.fences)
+        beat = await self.records.heartbeat(self.node, held)
         self.redis_back()
-        self._forget_rooms(beat.lost)
-        gone = self.live - beat.live
-        self.live = beat.live
+        self._forget_rooms([room for room in beat.lost if self.fences.get(room) == held[room]])
+        if beat.lapsed:
+            log.error("node %d was taken for lost: its connections go back in", self.node)
+            self._spawn(self._attach_everywhere())
+        # A node heard from since this heartbeat left is live, whatever Redis said then:
+        # its connections stay, and the next heartbeat tells.
+        spared = {node for node in self.live - beat.live if self._heard.get(node, 0) > started}
+        gone = self.live - beat.live - spared
+        self.live = beat.live | spared
         if gone:
             self._drop_connections_of(gone)
         orphans = [room for room in beat.orphans if room not in self.broken]
@@ -149,26 +160,24 @@ class Takeover:
         self._send(outbox)
         self._follow_up()
 
-    async def _rejoin(self) -> None:
-        """This node's heartbeat ran out (Redis was away, or this node paused or cut off),
-        and the others may have taken its rooms and dropped its connections from theirs:
-        forget its rooms, register again, and once every node has seen it live again, put
-        its connections back into their rooms wherever these are owned now."""
-        log.error("node %d was taken for lost: its rooms go to whoever takes them", self.node)
-        self._forget_rooms(list(self.fences))
-        self.owners.clear()
-        await self.records.join_cluster(self.node)
-        self.live = {self.node}
-        await asyncio.sleep(self.config.lease_seconds / 3)
-        rooms = set()
-        for held_rooms in self.members.rooms.values():
-            for room, held in held_rooms.items():
-                held.at = None  # its owner may have dropped it: put it back in any case
-                rooms.add(room)
-        for room in sorted(rooms):
-            owner = await self.records.owner(room)
-            if owner is None:
-                await self._claim([room])
-            elif owner != self.node:
+    async def _attach_everywhere(self) -> None:
+        """Put this node's connections back into every room they are in that another node
+        owns (or nobody: then this node takes it): after this node was taken for lost, the
+        owners dropped them; after its subscription broke, rooms may have moved unheard."""
+        rooms = sorted(
+            {room for held in self.members.rooms.values() for room in held} - set(self.fences)
+        )
+        try:
+            owners = await self.records.owners(rooms)
+            await self._claim(
+                room
+                for room, owner in owners.items()
+                if owner is None or (owner == self.node and room not in self.lobby.rooms)
+            )
+        except RedisError as error:
+            log.warning("could not find where this node's connections' rooms are: %s", error)
+            return  # each connection goes back in before its next request there
+        for room, owner in owners.items():
+            if owner is not None and owner != self.node:
                 self.owners[room] = owner
-                self._attach_members(room, owner)
+                self._attach_members(room, owner, again=True)

@@ -12,13 +12,14 @@ from parlour.server.cluster.outbound import unavailable, without
 
 EVERY_KIND = [
     env.Request(edge=2, seq=7, conn=(2 << 32) | 5, name="Ann", wire={"type": "get_room"}),
+    env.Request(2, 8, (2 << 32) | 5, "Ann", {"type": "move"}, "p-ann", "t" * 22, member=True),
     env.Attach(edge=3, conn=(3 << 32) | 1, name="Bob", room="r1", token="t" * 22),
     env.Attach(edge=3, conn=(3 << 32) | 2, name="Cy", room="r1", token=None),
     env.Gone(conns=(1, 2, 3)),
     env.Deliver(messages=((9, {"type": "ok", "id": 1}), (10, {"type": "room"})), done=7),
     env.Deliver(messages=(), done=None),
     env.Moved(seq=11),
-    env.Owner(room="r1", node=4),
+    env.Owner(room="r1", node=4, fence=12),
 ]
 
 
@@ -41,6 +42,12 @@ def test_every_envelope_comes_back_as_it_was_sent(envelope: env.Envelope) -> Non
 def test_bytes_that_are_no_envelope_are_refused_with_a_typed_error(data: bytes) -> None:
     with pytest.raises(env.EnvelopeError):
         env.unpack(data)
+
+
+def test_envelopes_of_the_version_before_read_with_what_they_lacked_left_out() -> None:
+    request = msgpack.packb(["q", 2, 7, 5, "Ann", {"type": "get_room"}, ""])
+    assert env.unpack(request) == env.Request(2, 7, 5, "Ann", {"type": "get_room"})
+    assert env.unpack(msgpack.packb(["w", "r1", 4])) == env.Owner("r1", 4)
 
 
 def test_memberships_follow_joins_seat_changes_and_departures() -> None:

@@ -8,8 +8,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
 
 from parlour.server.cluster.records import (
+    CHECK,
     FENCED_OUT,
     ID_TAKEN,
     NEW_ROOM,
@@ -37,6 +39,17 @@ async def records(redis_server: RedisProcess) -> AsyncIterator[RedisRecords]:
 
 def record(room: str, moves: list[str], code: str | None = None) -> str:
     return json.dumps({"id": room, "moves": moves, "code": code})
+
+
+async def published(listener: PubSub) -> list[bytes]:
+    """Every message published to the listener's channels until it has been quiet a while."""
+    heard = []
+    deadline = asyncio.get_running_loop().time() + 0.5
+    while asyncio.get_running_loop().time() < deadline:
+        message = await listener.get_message(ignore_subscribe_messages=True, timeout=0.1)
+        if message is not None:
+            heard.append(bytes(message["data"]))
+    return heard
 
 
 async def stored(records: RedisRecords, room: str) -> dict[str, object] | None:
@@ -85,9 +98,88 @@ async def test_heartbeats_renew_leases_and_a_lapsed_node_is_told(
     assert await records.owner("r2") is None, "r2 was not renewed"
     assert beat.orphans == ["r2"]
     assert beat.live == {node}, "the other node's heartbeat ran out"
-    assert await records.heartbeat(other, {}) is None
+    assert not beat.lapsed
+    back = await records.heartbeat(other, {})
+    assert back.lapsed, "the other node is told that it was taken for lost"
+    assert back.live == {node, other}, "and is live again"
     lost = await records.heartbeat(node, {"r1": 1, "r2": 1})
-    assert lost is not None and lost.lost == ["r2"]
+    assert lost.lost == ["r2"] and not lost.lapsed
+
+
+async def test_a_lapsed_node_keeps_the_leases_nobody_took(records: RedisRecords) -> None:
+    node, other = await records.join_cluster(), await records.join_cluster()
+    await records.write(node, [RoomWrite("kept", NEW_ROOM, record("kept", []))])
+    await records.write(node, [RoomWrite("taken", NEW_ROOM, record("taken", []))])
+    await records.redis.zadd("parlour:nodes", {str(node): 0})  # its heartbeat ran out
+    await records.redis.delete("parlour:room:taken:lease")
+    [taken] = await records.claim(other, ["taken"])
+    beat = await records.heartbeat(node, {"kept": 1, "taken": 1})
+    assert beat.lapsed
+    assert beat.lost == ["taken"], "a lease another node took is lost; the other is kept"
+    assert await records.owner("kept") == node
+    assert await records.write(node, [RoomWrite("kept", 1, record("kept", ["a1"]))]) == {"kept": 1}
+    assert await records.write(node, [RoomWrite("taken", 1, record("taken", ["a1"]))]) == {
+        "taken": FENCED_OUT
+    }
+    assert taken.fence == 2
+
+
+async def test_a_room_its_node_forgot_is_an_orphan_to_that_node_alone(
+    records: RedisRecords,
+) -> None:
+    node, other = await records.join_cluster(), await records.join_cluster()
+    await records.write(node, [RoomWrite("r1", NEW_ROOM, record("r1", ["a1"]))])
+    assert (await records.heartbeat(other, {})).orphans == [], "its lease is held"
+    forgot = await records.heartbeat(node, {})
+    assert forgot.orphans == ["r1"], "the node holds the lease but not the room"
+    assert await records.claim(other, ["r1"]) == []
+    [again] = await records.claim(node, ["r1"])
+    assert (again.fence, again.record["moves"]) == (2, ["a1"])
+    late = await records.write(node, [RoomWrite("r1", 1, record("r1", ["a1", "b2"]))])
+    assert late == {"r1": FENCED_OUT}, "nothing written under the fence it forgot is taken"
+
+
+async def test_a_check_writes_nothing_and_is_refused_once_the_lease_is_lost(
+    records: RedisRecords,
+) -> None:
+    node, other = await records.join_cluster(), await records.join_cluster()
+    await records.write(node, [RoomWrite("r1", NEW_ROOM, record("r1", ["a1"]))])
+    listener = records.redis.pubsub()
+    await listener.subscribe("told")
+    shown = [("told", b"v1")]
+    assert await records.write(node, [RoomWrite("r1", 1, CHECK)], shown) == {"r1": 1}
+    assert (await stored(records, "r1") or {})["moves"] == ["a1"]
+    await records.redis.delete("parlour:room:r1:lease")
+    await records.claim(other, ["r1"])
+    assert await records.write(node, [RoomWrite("r1", 1, CHECK)], [("told", b"v2")]) == {
+        "r1": FENCED_OUT
+    }
+    assert await records.write(node, [RoomWrite("new", NEW_ROOM, CHECK)]) == {"new": ID_TAKEN}
+    assert await records.redis.exists("parlour:room:new:own") == 0, "a check makes no room"
+    heard = await published(listener)
+    assert heard == [b"v1"], "nothing is told of a room the node no longer holds"
+    await listener.aclose()  # type: ignore[no-untyped-call]
+
+
+async def test_a_change_sent_again_under_its_token_is_carried_out_once(
+    records: RedisRecords,
+) -> None:
+    node = await records.join_cluster()
+    await records.write(node, [RoomWrite("r1", NEW_ROOM, record("r1", []))])
+    listener = records.redis.pubsub()
+    await listener.subscribe("told")
+    finished = dataclasses.replace(
+        result("numlo", [("blue", "Ann", "win", 9), ("red", None, "loss", 1)]), room="r1"
+    )
+    write = RoomWrite("r1", 1, record("r1", ["a1"]), results=(finished,))
+    for _ in range(2):
+        answer = await records.write(node, [write], [("told", b"moved")], token="7:1")
+        assert answer == {"r1": 1}
+    heard = await published(listener)
+    assert heard == [b"moved"], "told once"
+    card = await records.score_card("numlo", None)
+    assert card["games"] == 1
+    await listener.aclose()  # type: ignore[no-untyped-call]
 
 
 async def test_a_closed_room_leaves_nothing_behind(records: RedisRecords) -> None:

@@ -13,7 +13,7 @@ from parlour.rules import get_game
 from parlour.rules.tribolo_boards import NAMED_BOARDS
 from parlour.server.answers import Outbox
 from parlour.server.lobby import Limits, Lobby
-from parlour.server.manage import restart
+from parlour.server.manage import restart, rewind
 from parlour.server.records import restore_room, room_record
 from parlour.server.room import Holder, Status
 from parlour.server.store import MEMORY, Store
@@ -243,6 +243,35 @@ def test_an_accepted_move_is_acknowledged_then_sent_to_everyone_with_their_own_v
     assert updates[2].state["flipped"] == ["f3"]
     assert updates[2].state["to_move"] == "green"
     assert table.lobby.rooms[room].moves == ["e3"]
+
+
+def test_a_move_sent_again_is_answered_ok_once_more_and_made_once() -> None:
+    table = Table()
+    room = table.full_room()
+    first = m.Move(room=room, version=0, move="e3", id="b")
+    assert answer(table.lobby.handle(2, first), 2) == m.Ok(id="b")
+    made = table.snapshot(room)
+    again = m.Move(room=room, version=0, move="e3", id="c")
+    assert table.lobby.handle(2, again) == [(2, m.Ok(id="c"))], "nobody else is told"
+    assert table.snapshot(room) == made
+    assert error_code(table.lobby.handle(3, again), 3) == "stale_version", "not green's move"
+    other = m.Move(room=room, version=0, move="n3")
+    assert error_code(table.lobby.handle(2, other), 2) == "not_your_turn", "not the move made"
+    green = table.lobby.rooms[room].state
+    assert green is not None
+    reply = green.format_move(green.legal_moves()[0])
+    assert isinstance(
+        answer(table.lobby.handle(3, m.Move(room=room, version=1, move=reply)), 3), m.Ok
+    )
+    assert table.lobby.handle(2, again) == [(2, m.Ok(id="c"))], "moves later still know it"
+
+    held = table.lobby.rooms[room]
+    restored = restore_room(room_record(held), table.clock.now)
+    restored.seats = held.seats
+    table.lobby.rooms[room] = restored
+    assert table.lobby.handle(2, again) == [(2, m.Ok(id="c"))], "and so does the record"
+    rewind(restored, 0)
+    assert error_code(table.lobby.handle(2, again), 2) == "stale_version", "taken back"
 
 
 def test_hints_are_for_the_seat_to_move() -> None:
