@@ -68,16 +68,16 @@ async def run_worker(redis_url: str, procs: int) -> None:
 
     ConnectionError if Redis cannot be reached at the start.
     """
-    from redis.asyncio import Redis  # noqa: PLC0415
     from redis.exceptions import RedisError  # noqa: PLC0415
 
     from parlour import bots  # noqa: PLC0415 (the worker alone loads these here)
 
-    from .cluster.worker import JobWorker  # noqa: PLC0415 (redis is loaded only for a cluster)
+    from .cluster.connect import connect  # noqa: PLC0415 (redis is loaded only for a cluster)
+    from .cluster.worker import JobWorker  # noqa: PLC0415
     from .metrics import Metrics  # noqa: PLC0415
     from .workers import BotWorkers  # noqa: PLC0415
 
-    redis = Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=2)
+    redis = connect(redis_url)
     try:
         await redis.ping()
     except (RedisError, OSError) as error:

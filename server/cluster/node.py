@@ -20,11 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.asyncio.connection import Connection
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff
 from redis.exceptions import RedisError
 
 from parlour.protocol import messages as m
@@ -41,6 +38,7 @@ from ..room import ConnId, Room
 from ..scores import Result
 from ..workers import BotWorkers, Thinkers
 from . import envelopes as env
+from .connect import connect
 from .members import NOTED, Held, Memberships
 from .metrics import ClusterMetrics
 from .outbound import (
@@ -80,12 +78,6 @@ REQUEST_SECONDS: Final = 5.0
 """How long a request sent to another node may go unanswered before `unavailable`."""
 MAX_MOVES: Final = 5
 """Times a request follows its room to a new owner before it is answered `unavailable`."""
-REDIS_TIMEOUT: Final = 2.0
-"""Seconds a command to Redis may take before its connection is taken for dead: Redis
-answers in milliseconds, and a node cut off must find out well within its lease."""
-REDIS_CONNECT_TIMEOUT: Final = 1.0
-HEALTH_CHECK_SECONDS: Final = 5
-"""A pooled connection idle this long is pinged before it is used again."""
 
 
 @dataclass
@@ -114,16 +106,7 @@ class ClusterNode(Takeover, ParlourServer):
     def __init__(self, config: ServerConfig) -> None:
         super().__init__(config)
         assert config.redis_url is not None
-        self.redis = Redis.from_url(
-            config.redis_url,
-            socket_timeout=REDIS_TIMEOUT,
-            socket_connect_timeout=REDIS_CONNECT_TIMEOUT,
-            socket_keepalive=True,
-            health_check_interval=HEALTH_CHECK_SECONDS,
-            # One more try on a new connection: a pooled one may have died with a Redis
-            # that restarted or a link that was reset, which the retry finds at once.
-            retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), retries=1),
-        )
+        self.redis = connect(config.redis_url)
         self.records = RedisRecords(self.redis, round(config.lease_seconds * 1000))
         self.remote_archive = self.records
         self.cluster_metrics = ClusterMetrics(self.metrics)
