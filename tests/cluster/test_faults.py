@@ -3,6 +3,7 @@ shown kept: nothing shown is ever taken back, requests waiting on a lost owner g
 its successor, and people on the other nodes keep their seats (protocol.md, section 6)."""
 
 import asyncio
+import contextlib
 import signal
 import time
 from collections.abc import Callable
@@ -40,10 +41,8 @@ class Watched(Client):
 
     async def everything(self, quiet: float = 0.5) -> list[m.ServerMessage]:
         """Every message shown so far, once the connection has been quiet for `quiet` s."""
-        try:
+        with contextlib.suppress(TimeoutError):
             await self.expect(lambda message: False, timeout=quiet)
-        except TimeoutError:
-            pass
         return self.shown
 
 
