@@ -7,6 +7,7 @@ from typing import Final
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as LinkDown
 
 COMMAND_TIMEOUT: Final = 2.0
 """Seconds a command may take before its connection is taken for dead: Redis answers in
@@ -24,7 +25,12 @@ def connect(url: str) -> Redis:
         socket_connect_timeout=CONNECT_TIMEOUT,
         socket_keepalive=True,
         health_check_interval=HEALTH_CHECK_SECONDS,
-        # One more try, on a new connection: what a dead pooled one needs. A change sent
-        # twice so is carried out once (scripts.WRITE_ROOMS keeps its answer by token).
-        retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), retries=1),
+        # One more try, on a new connection, when the first finds its connection dead: a
+        # pooled one that died with a restarted Redis or a reset link. A change sent twice
+        # so is carried out once (scripts.WRITE_ROOMS keeps its answer by token). A
+        # command that timed out is not tried again: the link is down, and a node must
+        # know it within its lease.
+        retry=Retry(
+            ExponentialBackoff(cap=0.2, base=0.05), retries=1, supported_errors=(LinkDown,)
+        ),
     )

@@ -73,9 +73,15 @@ ROOM_CHANGES: Final = (
     m.SaveGame,
     m.SetInitials,
 )
-"""Requests that change a room or the records: refused while Redis cannot be reached."""
-REQUEST_SECONDS: Final = 5.0
-"""How long a request sent to another node may go unanswered before `unavailable`."""
+"""Requests that change a room or the records."""
+ANSWER_MARGIN: Final = 2.0
+"""Seconds past the lease by which every request is answered, if only `unavailable`: time
+for another node to take a lost owner's rooms (protocol.md, section 6)."""
+SILENT_SECONDS: Final = 0.5
+"""How long a node that a request reached no listener of is left alone before it is
+tried again (until its lease runs out, when another node takes its rooms)."""
+EXPIRE_SECONDS: Final = 0.25
+"""How often requests that waited too long for another node are looked for."""
 MAX_MOVES: Final = 5
 """Times a request follows its room to a new owner before it is answered `unavailable`."""
 
@@ -88,16 +94,12 @@ class Forwarded:
     message: m.ClientMessage
     room: str
     owner: int
-    sent: float
+    deadline: float
     moves: int = 0
     """How many times the request was sent on because its room had moved."""
     abandoned: bool = False
     """Answered here already (`unavailable`, or sent again to the room's new owner): a
     late answer from the node it went to is dropped."""
-
-    @property
-    def deadline(self) -> float:
-        return self.sent + REQUEST_SECONDS
 
 
 class ClusterNode(Takeover, ParlourServer):
@@ -110,6 +112,8 @@ class ClusterNode(Takeover, ParlourServer):
         self.records = RedisRecords(self.redis, round(config.lease_seconds * 1000))
         self.remote_archive = self.records
         self.cluster_metrics = ClusterMetrics(self.metrics)
+        self.patience = config.lease_seconds + ANSWER_MARGIN
+        """Seconds within which every request is answered, if only `unavailable`."""
         self.node = 0
         self.available = False
         self.fences: dict[str, int] = {}
@@ -121,14 +125,11 @@ class ClusterNode(Takeover, ParlourServer):
         self.members = Memberships()
         self.live: set[int] = set()
         self._silent: dict[int, float] = {}
-        """Nodes a request reached no listener of, and when: gone, though maybe still live
-        in Redis until their heartbeat runs out."""
+        """Nodes a request reached no listener of, and when: gone (though maybe still live
+        in Redis until their heartbeat runs out), or making their subscription anew."""
         self._heard: dict[int, float] = {}
         """When each other node was last heard from: live, whatever a heartbeat that was
         on its way meanwhile says."""
-        self._listening_since = time.monotonic()
-        """Since when this node's subscription has gone on unbroken: an answer published
-        before it may never have come."""
         self._listed: dict[str, str | None] = {}
         """Each owned room's lobby line as last written (None: not listed)."""
         self.broken: set[str] = set()
@@ -167,6 +168,7 @@ class ClusterNode(Takeover, ParlourServer):
         self._spawn(self.outbound.run())
         self._spawn(self.outbound.run_control())
         self._spawn(self._heartbeat_forever())
+        self._spawn(self._expire_forever())
         log.info("node %d joined the cluster at %s", self.node, self.config.redis_url)
 
     async def wait_closed(self) -> None:
@@ -202,7 +204,7 @@ class ClusterNode(Takeover, ParlourServer):
         if waiting is not None:
             waiting.append(message)
             return
-        if not self.available and isinstance(message, ROOM_CHANGES):
+        if not self.available and _needs_redis(message):
             why = "the game records cannot be reached; try again soon"
             self._deliver([(conn, unavailable(message.id, why))])
             return
@@ -292,7 +294,7 @@ class ClusterNode(Takeover, ParlourServer):
         """Ask Redis which room `ref` names and who owns it, and take it if nobody does
         (its owner was lost); then hand the request to the owner. Waits while the room's
         lease outlives an owner that no longer answers."""
-        deadline = time.monotonic() + self.config.lease_seconds + REQUEST_SECONDS
+        deadline = time.monotonic() + self.patience
         while conn in self.connections:
             try:
                 room = self.refs.get(ref) or await self.records.room_id(ref)
@@ -344,7 +346,8 @@ class ClusterNode(Takeover, ParlourServer):
         self, conn: ConnId, message: m.ClientMessage, room: str, owner: int, moves: int = 0
     ) -> None:
         seq = next(self._seqs)
-        self._forwarded[seq] = Forwarded(conn, message, room, owner, time.monotonic(), moves)
+        deadline = time.monotonic() + self.patience
+        self._forwarded[seq] = Forwarded(conn, message, room, owner, deadline, moves)
         self.members.asked_node(conn, owner)
         name = self.lobby.names.get(conn, "")
         player = self.lobby.players.get(conn, "")
@@ -358,19 +361,21 @@ class ClusterNode(Takeover, ParlourServer):
 
     def _send_again(self, room: str, owner: int) -> None:
         """`room` has a new owner: the requests still waiting on its old one go to the new
-        one, since the old one can no longer carry them out (Redis refuses its writes).
-        Those sent before this node's subscription broke may have been answered unheard:
-        they are answered `unavailable`, to be sent again by their client."""
+        one, since the old one can no longer carry them out (Redis refuses its writes),
+        and had it carried one out, its answer would have come before the news of the new
+        owner (both come through this node's subscription, which Redis keeps in order)."""
         for forwarded in list(self._forwarded.values()):
             if forwarded.room != room or forwarded.owner == owner or forwarded.abandoned:
                 continue
             forwarded.abandoned = True
-            if forwarded.sent < self._listening_since:
-                why = "the room moved to another server; try again"
-                self._deliver([(forwarded.conn, unavailable(forwarded.message.id, why))])
-            elif forwarded.conn in self.connections:
+            if forwarded.conn in self.connections:
                 moves = forwarded.moves + 1
                 self._hand_to(forwarded.conn, forwarded.message, room, owner, moves)
+
+    async def _expire_forever(self) -> None:
+        while True:
+            await asyncio.sleep(EXPIRE_SECONDS)
+            self._expire_forwarded()
 
     def _expire_forwarded(self) -> None:
         """Answer `unavailable` for requests their room's node has not answered in time;
@@ -381,7 +386,7 @@ class ClusterNode(Takeover, ParlourServer):
                 forwarded.abandoned = True
                 why = "the room's server did not answer in time; try again"
                 self._deliver([(forwarded.conn, unavailable(forwarded.message.id, why))])
-            if now > forwarded.deadline + REQUEST_SECONDS:
+            if now > forwarded.deadline + self.patience:
                 del self._forwarded[seq]
 
     def _disconnected(self, conn: ConnId) -> None:
@@ -462,7 +467,7 @@ class ClusterNode(Takeover, ParlourServer):
                 request.edge, request.conn, request.name, room.id, request.token, request.player
             )
             self._attach(back)
-        if not self.available and isinstance(message, ROOM_CHANGES):
+        if not self.available and _needs_redis(message):
             why = "the game records cannot be reached; try again soon"
             outbox: Outbox = [(request.conn, unavailable(message.id, why))]
         else:
@@ -625,18 +630,20 @@ class ClusterNode(Takeover, ParlourServer):
             self._handle(*change.request)
 
     def unheard(self, seq: int) -> None:
-        """A request reached no node: its room's owner is gone, though its lease may not
-        have run out yet. Taken for lost here, so the request waits for the room to be
-        taken over (by this node or another) rather than being sent to it again."""
+        """A request reached no node: its room's owner is gone (its lease may not have run
+        out yet), or making its subscription anew. The request waits a little, then goes
+        to whoever holds the room by then: that node again, or the one that took it."""
         forwarded = self._forwarded.get(seq)
         if forwarded is not None:
             self._silent[forwarded.owner] = time.monotonic()
         self._moved(seq, followed=False)
 
     def _reachable(self, node: int) -> bool:
-        """Whether `node` is live and has heard what was last sent to it (within a lease)."""
+        """Whether `node` is live and, if what was last sent to it reached no listener, a
+        while has passed since: a node that is only making its subscription anew after a
+        broken link is back within it, and a request nobody heard is safe to send again."""
         silent = self._silent.get(node)
-        if silent is not None and time.monotonic() - silent < self.config.lease_seconds:
+        if silent is not None and time.monotonic() - silent < SILENT_SECONDS:
             return False
         return node in self.live
 
@@ -665,10 +672,22 @@ class ClusterNode(Takeover, ParlourServer):
         self.outbound.publish(channel, envelope)
 
     def lost_redis(self) -> None:
+        """Redis cannot be reached: every request about a room is answered `unavailable`
+        until it can, those waiting on other nodes at once (their answers could only come
+        through Redis)."""
         if self.available:
             log.warning("node %d cannot reach Redis: refusing room changes", self.node)
+            self._give_up_forwarded("the game records cannot be reached; try again soon")
         self.available = False
         self.cluster_metrics.redis_up.set(0)
+
+    def _give_up_forwarded(self, why: str) -> None:
+        """Answer `unavailable` for every request waiting on another node; an answer that
+        comes after all the same is dropped."""
+        for forwarded in self._forwarded.values():
+            if not forwarded.abandoned:
+                forwarded.abandoned = True
+                self._deliver([(forwarded.conn, unavailable(forwarded.message.id, why))])
 
     def redis_back(self) -> None:
         if not self.available:
@@ -683,12 +702,11 @@ class ClusterNode(Takeover, ParlourServer):
 
     def _subscribed_again(self, connection: Connection) -> None:
         """redis-py made this node's subscription again on a new connection: whatever was
-        published meanwhile never came. Answers to requests sent before may be lost, and
-        rooms may have changed hands unheard: those requests are answered `unavailable`
-        as soon as their room is known to have moved, and this node's connections are put
-        back in their rooms wherever these are now."""
+        published meanwhile never came. Answers to requests sent before may be lost: they
+        are answered `unavailable`. Rooms may have changed hands unheard: this node's
+        connections are put back in their rooms wherever these are now."""
         log.warning("node %d listens again: what was published meanwhile was missed", self.node)
-        self._listening_since = time.monotonic()
+        self._give_up_forwarded("the answer was lost on the way; try again")
         self.owners = {room: node for room, node in self.owners.items() if node == self.node}
         self._spawn(self._attach_everywhere())
 
@@ -720,3 +738,9 @@ def _coming_back(room: Room, attach: env.Attach) -> m.Join | m.Spectate:
     if token == room.host_token and room.host_conn not in free:
         return m.Spectate(room=ref)
     return m.Join(room=ref, token=token)
+
+
+def _needs_redis(message: m.ClientMessage) -> bool:
+    """Whether a request changes a room or the records, or is about a room (what a node
+    shows of a room, Redis must confirm): refused while Redis cannot be reached."""
+    return isinstance(message, ROOM_CHANGES) or getattr(message, "room", None) is not None

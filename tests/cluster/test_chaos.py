@@ -1,0 +1,112 @@
+"""A short chaos run: three nodes behind proxies to Redis, a dozen rooms played across them,
+and one round of each fault (a node killed, a node paused past its lease, Redis killed and
+started again, a node's Redis connections reset, a node cut off from Redis for a while).
+Whatever any client was shown must be what the cluster kept.
+
+The run's record (every message every client received) and its report are written to the
+test's folder, `cluster/record.jsonl` and `cluster/report.txt`, beside the nodes' logs."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from .chaos import (
+    CHECKS,
+    KINDS,
+    Ack,
+    Chaos,
+    Fault,
+    FinalView,
+    Heard,
+    Recorder,
+    Round,
+    SeatCheck,
+    Settings,
+    judge,
+    schedule,
+)
+from .processes import REDIS_SERVER
+
+SETTINGS = Settings(
+    nodes=3, lease=2.0, othello_rooms=9, tribolo_rooms=2, seed=7, final_timeout=8.0
+)
+NAMED = 12
+"""Violations of each check named in the failure message."""
+
+
+async def test_what_clients_are_shown_survives_every_fault(tmp_path: Path) -> None:
+    if not Path(REDIS_SERVER).exists():
+        pytest.skip(f"{REDIS_SERVER} is missing: install Debian's redis-server package")
+    kinds = schedule(len(KINDS), random.Random(SETTINGS.seed))
+    report = await Chaos(SETTINGS, tmp_path / "cluster", print).run(kinds)
+    print(report.table())
+
+    assert sorted(r.kind for r in report.rounds) == sorted(KINDS)
+    assert report.total("acked") > 0, "nobody's move was acknowledged"
+    failed = [check for check in CHECKS if report.problems(check)]
+    assert not failed, f"failed: {', '.join(failed)}\n{report.described(NAMED)}"
+
+
+def test_the_judge_names_moves_shown_or_acknowledged_and_not_kept() -> None:
+    recorder = Recorder()
+    recorder.heard += [
+        Heard(1.0, "ann", "update", "r1", 2, "b"),
+        Heard(1.1, "bob", "update", "r1", 3, "x"),
+        Heard(1.2, "bob", "room", "r1", 2, moves=("a", "y")),
+        Heard(1.3, "bob", "room", "r1", 1, moves=("a",)),
+    ]
+    recorder.acks += [
+        Ack(0.5, "ann", "r1", 1, "a"),
+        Ack(0.6, "ann", "r1", 1, "a"),
+        Ack(1.0, "bob", "r1", 2, "b"),
+        Ack(1.0, "ann", "r1", 2, "q"),
+        Ack(1.4, "bob", "r1", 4, "d"),
+    ]
+    finals = {"r1": FinalView("r1", ("a", "b", "c"))}
+    report = judge(SETTINGS, recorder, [], finals, [])
+
+    assert report.problems("replaced") == [
+        "[calm] room r1 version 3: shown 'x' (update) to 1 connection(s) bob; kept 'c'"
+        " (at 0.10 s, between faults)",
+        "[calm] room r1 version 2: shown 'y' (room) to 1 connection(s) bob; kept 'b'"
+        " (at 0.20 s, between faults)",
+    ]
+    assert report.problems("doubled") == [
+        "[calm] room r1 version 2: 'q' acknowledged to ann after 'b' was acknowledged to bob"
+        " (at 0.00 s, between faults)"
+    ]
+    lost = [line.split(":")[0] for line in report.problems("lost")]
+    assert lost == ["[calm] room r1 version 2", "[calm] room r1 version 4"]
+    assert report.total("acked") == 4, "a move acknowledged again is one move"
+
+
+def test_the_judge_times_failover_and_checks_seats() -> None:
+    fault = Round(1, Fault.NODE_KILL, "node 1", fault_at=10.0, from_at=10.0, end_at=20.0)
+    fault.affected, fault.excluded = {"r1": 3, "r2": 5, "r3": 1}, {"r3"}
+    recorder = Recorder(people={"ann"})
+    recorder.acks.append(Ack(11.0, "ann", "r1", 4, "d"))
+    recorder.heard += [
+        Heard(9.0, "ann", "update", "r2", 5, "e"),
+        Heard(16.5, "bob", "update", "r2", 6, "f"),
+        Heard(12.0, "ann", "error", "r1", code="not_seated", request="move"),
+        Heard(12.0, "host", "error", "r1", code="not_seated", request="start"),
+        Heard(13.0, "ann", "error", "r1", code="unavailable", request="move"),
+    ]
+    seats = ({"colour": "black", "holder": {"kind": "human", "name": "Ann", "connected": False}},)
+    finals = {
+        room: FinalView(room, ("a", "b", "c", "d", "e", "f"), seats) for room in fault.affected
+    }
+    report = judge(SETTINGS, recorder, [fault], finals, [SeatCheck("r1", "black", "Ann", True)])
+
+    figures = report.figures[Fault.NODE_KILL]
+    assert (figures.rounds, figures.failover, figures.not_serving) == (1, [1.0, 6.5], 1)
+    assert report.problems("not_serving") == [
+        "[node kill] round 1 (node kill, node 1): room r2 (at version 5) moved again 6.50 s"
+        f" after the fault (bound {SETTINGS.bound:g} s)"
+    ]
+    assert (figures.not_seated, figures.unavailable) == (1, 1)
+    assert len(report.problems("not_seated")) == 1
+    assert (
+        "shows {'kind': 'human', 'name': 'Ann', 'connected': False}" in report.problems("seat")[0]
+    )
