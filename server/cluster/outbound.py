@@ -278,7 +278,8 @@ class Outbound:
         nobody is told of them; each request waiting is answered `unavailable`."""
         batch, self.queue = self.queue, []
         writes = [write for item in batch if isinstance(item, Change) for write in item.writes]
-        log.warning("gave up writing %d room(s) while Redis is away", len(writes))
+        rooms = {write.room for write in writes}
+        log.warning("gave up writing %d room(s) while Redis is away", len(rooms))
         self.sender.not_kept(writes)
         for item in batch:
             if isinstance(item, tuple):

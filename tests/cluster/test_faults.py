@@ -7,6 +7,7 @@ import contextlib
 import signal
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from parlour.protocol import messages as m
@@ -172,3 +173,27 @@ async def test_after_redis_restarts_every_room_is_served_and_every_seat_held(
             assert contradictions(await person.everything(0.1), final["moves"]) == []
         seats = {seat["colour"]: seat["holder"] for seat in final["seats"]}
         assert all(holder["connected"] for holder in seats.values()), seats
+
+
+async def test_once_redis_is_back_no_request_meets_a_connection_that_died_with_it(
+    start: StartNode, redis_server: RedisProcess, tmp_path: Path
+) -> None:
+    nodes = [await start("--lease", str(LEASE)) for _ in range(2)]
+
+    async def busy(node: Node) -> None:
+        """Many people at once: the node's pool of Redis connections fills."""
+        people = await asyncio.gather(*(Client.open(node.port, f"P{n}") for n in range(8)))
+        cards = await asyncio.gather(
+            *(person.request(m.ScoreCard(game="othello")) for person in people)
+        )
+        assert all(isinstance(card, m.ScoreCardReply) for card in cards), cards
+        await asyncio.gather(*(person.close() for person in people))
+
+    await asyncio.gather(*(busy(node) for node in nodes))
+    await redis_server.kill()
+    await redis_server.start()
+    for node in nodes:
+        await until_health(node, "200")
+    await asyncio.gather(*(busy(node) for node in nodes))
+    logs = "".join(log.read_text() for log in sorted(tmp_path.glob("node-*.log")))
+    assert "archive failed" not in logs
