@@ -6,7 +6,7 @@ Debian's redis-server); `--rounds N`, `--rooms 30`, `--nodes 3`, `--lease 3`, `-
 `--quick` for a smoke run (one round of each fault, 12 rooms, lease 2 s); `--keep` keeps
 the record of every message, the report and the nodes' logs (the folder is named).
 
-The harness is tests/cluster/chaos.py, the one tests/cluster/test_chaos.py runs: one
+The harness is tests/cluster/chaos/, the one tests/cluster/test_chaos.py runs: one
 redis-server (append-only file, every write synced), `--nodes` nodes each reaching Redis
 through a TCP proxy of its own, `--rooms` rooms (a tenth Tribolo rooms of one person and
 two easy bots, the rest Othello rooms of two people), each made by a host on one node and
