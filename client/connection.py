@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import dataclasses
 import itertools
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -35,6 +36,10 @@ ANSWER_TIMEOUT: Final = 15.0
 RETRY_DELAYS: Final = (0.2, 0.5, 1.0, 2.0, 5.0)
 """Pauses between attempts to reconnect; the last repeats until the connection is closed."""
 RATE_LIMITED_PAUSE: Final = 0.2
+UNAVAILABLE_PAUSE: Final = 0.4
+UNAVAILABLE_PATIENCE: Final = 8.0
+"""Seconds a request answered `unavailable` is sent again for (a cluster's room changing
+servers, or its records out of reach: protocol.md 6) before the refusal stands."""
 
 
 class ConnectError(Exception):
@@ -173,14 +178,19 @@ class Connection:
     async def request(self, message: m.ClientMessage, wait: float = 0.0) -> m.ServerMessage:
         """Send `message` and return its answer; RefusedError for an error answer,
         ConnectionLostError if the connection drops first. `wait` is thinking time the answer
-        may take."""
+        may take. Told to slow down, or that the answer is `unavailable` for now, it sends
+        the request again as it was, as protocol.md asks."""
+        patience = time.monotonic() + UNAVAILABLE_PATIENCE
         while True:
             answer = await self._exchange(message, ANSWER_TIMEOUT + wait)
             if not isinstance(answer, m.Error):
                 return answer
-            if answer.code != "rate_limited":
+            if answer.code == "rate_limited":
+                await asyncio.sleep(RATE_LIMITED_PAUSE)
+            elif answer.code == "unavailable" and time.monotonic() < patience:
+                await asyncio.sleep(UNAVAILABLE_PAUSE)
+            else:
                 raise RefusedError(answer)
-            await asyncio.sleep(RATE_LIMITED_PAUSE)
 
     async def close(self) -> None:
         """Close for good: no more reconnecting."""

@@ -9,6 +9,13 @@ const CLIENT = "parlour-web";
 const RETRY_FIRST_MS = 200;
 const RETRY_MOST_MS = 5000;
 const NAME_TAKEN = "name_taken";
+const RATE_LIMITED = "rate_limited";
+const UNAVAILABLE = "unavailable";
+const RATE_LIMITED_PAUSE_MS = 200;
+const UNAVAILABLE_PAUSE_MS = 400;
+/** How long a request answered `unavailable` is sent again for (a cluster's room changing
+ * servers, or its records out of reach: protocol.md 6) before the refusal stands. */
+const UNAVAILABLE_PATIENCE_MS = 8000;
 
 /** The server refused a request: `code` from protocol.md section 3, `message` in words. */
 export class ServerError extends Error {
@@ -68,8 +75,26 @@ export class Connection extends EventTarget {
     });
   }
 
-  /** Send `message` and resolve with the server's answer; an `error` rejects as ServerError. */
-  request(message) {
+  /** Send `message` and resolve with the server's answer; an `error` rejects as ServerError.
+   * Told to slow down, or that the answer is `unavailable` for now, it sends the request again
+   * as it was, as protocol.md asks. */
+  async request(message) {
+    const patience = Date.now() + UNAVAILABLE_PATIENCE_MS;
+    for (;;) {
+      try {
+        return await this.exchange(message);
+      } catch (error) {
+        const again =
+          error.code === RATE_LIMITED || (error.code === UNAVAILABLE && Date.now() < patience);
+        if (!again) throw error;
+        const pause = error.code === RATE_LIMITED ? RATE_LIMITED_PAUSE_MS : UNAVAILABLE_PAUSE_MS;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  }
+
+  /** One sending of `message`, and the server's answer to it. */
+  exchange(message) {
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN || !this.welcome) {
       return Promise.reject(new ConnectionLost());
     }

@@ -44,41 +44,41 @@ class RedisProcess:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    async def start(self) -> None:
-        """Start (or start again, on the same port and files) and wait until it answers."""
+    @property
+    def command(self) -> list[str]:
+        """The redis-server command line."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.process = await asyncio.create_subprocess_exec(
+        return [
             REDIS_SERVER,
-            "--port",
-            str(self.port),
-            "--bind",
-            "127.0.0.1",
-            "--dir",
-            str(self.folder),
-            "--appendonly",
-            "yes",
-            "--appendfsync",
-            "always",
-            "--save",
-            "",
-            "--logfile",
-            str(self.folder / "redis.log"),
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
+            *("--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder)),
+            *("--appendonly", "yes", "--appendfsync", "always", "--save", ""),
+            *("--logfile", str(self.folder / "redis.log")),
+        ]
+
+    def answers(self) -> bool:
+        """Whether the server answers a ping."""
         client = redis.Redis(port=self.port, socket_connect_timeout=1)
-        deadline = time.monotonic() + START_TIMEOUT
         try:
-            while True:
-                with contextlib.suppress(redis.ConnectionError):
-                    if client.ping():
-                        return
-                if self.process.returncode is not None or time.monotonic() > deadline:
-                    log = (self.folder / "redis.log").read_text(errors="replace")
-                    raise RuntimeError(f"redis-server did not start: {log[-2000:]}")
-                await asyncio.sleep(0.05)
+            with contextlib.suppress(redis.ConnectionError):
+                return bool(client.ping())
+            return False
         finally:
             client.close()
+
+    def not_started(self) -> RuntimeError:
+        log = (self.folder / "redis.log").read_text(errors="replace")
+        return RuntimeError(f"redis-server did not start: {log[-2000:]}")
+
+    async def start(self) -> None:
+        """Start (or start again, on the same port and files) and wait until it answers."""
+        self.process = await asyncio.create_subprocess_exec(
+            *self.command, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + START_TIMEOUT
+        while not self.answers():
+            if self.process.returncode is not None or time.monotonic() > deadline:
+                raise self.not_started()
+            await asyncio.sleep(0.05)
 
     async def stop(self) -> None:
         """SIGTERM: Redis syncs its files and exits."""

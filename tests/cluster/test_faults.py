@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from parlour.client.connection import Connection
 from parlour.protocol import messages as m
 
 from ..server.wsclient import TIMEOUT, Client
@@ -197,3 +198,26 @@ async def test_once_redis_is_back_no_request_meets_a_connection_that_died_with_i
     await asyncio.gather(*(busy(node) for node in nodes))
     logs = "".join(log.read_text() for log in sorted(tmp_path.glob("node-*.log")))
     assert "archive failed" not in logs
+
+
+async def test_the_terminal_client_sends_a_move_again_until_redis_is_back(
+    start: StartNode, redis_server: RedisProcess
+) -> None:
+    owner, edge = [await start("--lease", str(LEASE)) for _ in range(2)]
+    ref, black, white = await othello_room(owner, edge, owner)
+    room = await view(black, ref)
+    black_token = next(message.token for message in black.shown if isinstance(message, m.Joined))
+    ann = await Connection.open(f"ws://127.0.0.1:{edge.port}/ws", "Ann")
+    try:
+        await ann.request(m.Join(room=ref, token=black_token))
+        await redis_server.kill()
+        await until_health(edge, "503")  # the node knows: it answers `unavailable` at once
+        move = m.Move(room=ref, version=room["version"], move=room["state"]["legal_moves"][0])
+        sent = asyncio.create_task(ann.request(move))
+        await asyncio.sleep(1.0)
+        assert not sent.done(), "the client waits while the cluster says unavailable"
+        await redis_server.start()
+        assert isinstance(await sent, m.Ok)
+    finally:
+        await ann.close()
+    assert (await view(white, ref))["moves"] == [move.move]
