@@ -53,10 +53,12 @@ def judged_words(game: str, search: Mapping[str, Any]) -> str:
 
 
 def changed_words(before: Sequence[str], after: Sequence[str], *, new_game: bool) -> str:
-    """What a new room view did to the moves, where it was more than a move played: a new
-    game (when one was on its way), moves taken back, or another game loaded; else nothing."""
+    """What a new room view did to the moves: moves played that no update told of (as
+    while a cluster's room changes servers), a new game (when one was on its way), moves
+    taken back, or another game loaded; else nothing."""
     if len(after) >= len(before) and list(after[: len(before)]) == list(before):
-        return ""
+        missed = list(after[len(before) :])
+        return f"Played meanwhile: {', '.join(missed)}." if missed else ""
     if new_game and not after:
         return "A new game began."
     if list(before[: len(after)]) == list(after):

@@ -81,6 +81,14 @@ def test_a_skipped_version_marks_the_room_stale_until_a_view_comes() -> None:
     assert not room.stale
 
 
+def test_moves_no_update_told_of_are_named_when_the_room_view_comes() -> None:
+    room = RoomModel(view_of("othello", ["d3"]), "r1", seat="black")
+    room.apply(m.RoomView(room=view_of("othello", ["d3", "c3", "c4"])))
+    assert room.news == "Played meanwhile: c3, c4."
+    room.apply(m.RoomView(room=view_of("othello", ["d3"])))
+    assert room.news == "Played meanwhile: c3, c4.", "an older view changes nothing"
+
+
 def test_messages_about_other_rooms_are_not_taken() -> None:
     room = RoomModel(view_of("othello", []), "r1", seat="black")
     other = m.Update(room="r2", version=1, seat="black", move="d3", passed=[], state={})
