@@ -7,6 +7,7 @@ by copying its text there (`parlour key`, `parlour key import`). A file that is 
 never replaced unasked: it may be the only copy of someone's key, mistyped by hand.
 """
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -18,6 +19,7 @@ from parlour.protocol.players import new_key, player_id, read_key
 from .privatefile import write_private
 
 FILE_NAME: Final = "player-key.txt"
+NAME_FILE: Final = "played-name.txt"
 
 
 class PlayerKeyError(Exception):
@@ -110,3 +112,26 @@ class KeyFile:
             raise PlayerKeyError(
                 f"cannot write your player key to {self.path}: {error.strerror}"
             ) from None
+
+
+class NameFile:
+    """The name this user last played under with their key, beside the key: the name the
+    commands that only look (rooms, mine, leaderboard, replay) say hello with, so that
+    none of them renames the player (a hello with a key takes the name it gives)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_path().with_name(NAME_FILE)
+
+    def read(self) -> str | None:
+        """The name kept, if there is one to be read."""
+        try:
+            name = self.path.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+        return name or None
+
+    def keep(self, name: str) -> None:
+        """Keep `name`; a name that cannot be kept is only not remembered."""
+        if name != self.read():
+            with contextlib.suppress(OSError):
+                write_private(self.path, f"{name}\n")

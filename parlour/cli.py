@@ -446,10 +446,16 @@ def _add_client_commands(commands: Any) -> None:
             action="store_true",
             help="play without your player key: no ratings, no games kept as yours",
         )
-    for command in (play, host, join, rooms):
+    for command in (play, host, join):
         command.add_argument(
             "--name", metavar="NAME", help="the name others see (default: your login name)"
         )
+    rooms.add_argument(
+        "--name",
+        metavar="NAME",
+        help="the name to say hello with (default: the one you played under there)",
+    )
+    for command in (play, host, join, rooms):
         command.set_defaults(run=_client)
     _add_player_commands(commands)
 
@@ -502,7 +508,10 @@ def _add_player_commands(commands: Any) -> None:
             help=f"host:port (default {LOCAL_SERVER}, a server on this machine)",
         )
         command.add_argument(
-            "--name", metavar="NAME", help="the name others see (default: your login name)"
+            "--name",
+            metavar="NAME",
+            help="the name to say hello with (default: the one you last played under, else"
+            " your login name)",
         )
     for command in (key, leaderboard, mine, replay):
         command.set_defaults(run=_player)

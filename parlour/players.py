@@ -10,9 +10,10 @@ import argparse
 import asyncio
 import sys
 import time
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
-from parlour.client.connection import ConnectionLostError, RefusedError
+from parlour.client.connection import Connection, ConnectionLostError, RefusedError
 from parlour.client.leaderboard import leaderboard_text, you
 from parlour.client.mygames import my_games_text
 from parlour.client.playerkey import KeyFile, PlayerKey, PlayerKeyError, parse_key
@@ -87,9 +88,15 @@ def import_key(key_file: KeyFile, words: list[str], *, yes: bool) -> int:
     return 0
 
 
+def looking(args: argparse.Namespace) -> AbstractAsyncContextManager[Connection]:
+    """A connection for a command that only looks: it says hello with the name last played
+    under, so that it renames nobody."""
+    return connected(args.server, player_name(args, looking=True), player_key(args))
+
+
 async def leaderboard(args: argparse.Namespace) -> int:
     """The game's leaderboard on the server, printed."""
-    async with connected(args.server, player_name(args), player_key(args)) as connection:
+    async with looking(args) as connection:
         try:
             answer = await connection.request(m.Leaderboard(game=args.game))
         except (RefusedError, ConnectionLostError) as error:
@@ -102,7 +109,7 @@ async def leaderboard(args: argparse.Namespace) -> int:
 
 async def mine(args: argparse.Namespace) -> int:
     """This player's games on the server: in play, to go back to, and finished."""
-    async with connected(args.server, player_name(args), player_key(args)) as connection:
+    async with looking(args) as connection:
         try:
             answer = await connection.request(m.MyGames())
         except (RefusedError, ConnectionLostError) as error:
@@ -135,7 +142,7 @@ async def replay(args: argparse.Namespace) -> int:
         if args.record is not None
         else m.Replay(text=game_file_text(args.file))
     )
-    async with connected(args.server, player_name(args), player_key(args)) as connection:
+    async with looking(args) as connection:
         try:
             shown = await ask_replay(connection, request)
         except (RefusedError, ConnectionLostError, ValueError) as error:

@@ -31,7 +31,7 @@ from parlour.client.connection import (
 )
 from parlour.client.dialogs import NAME_LENGTH
 from parlour.client.editor import EditorApp
-from parlour.client.playerkey import KeyFile, PlayerKeyError
+from parlour.client.playerkey import KeyFile, NameFile, PlayerKeyError
 from parlour.client.room import RoomModel, levels_in, middle_level
 from parlour.client.seatbook import HeldSeat, SeatBook, SeatBookError
 from parlour.protocol import messages as m
@@ -44,9 +44,13 @@ class SetupError(Exception):
     """The room could not be set up as asked; printed as one line."""
 
 
-def player_name(args: argparse.Namespace) -> str:
-    """The name others see: the first of `--names`, else `--name`, else the login name."""
+def player_name(args: argparse.Namespace, *, looking: bool = False) -> str:
+    """The name others see: the first of `--names`, else `--name`, else the login name.
+    A command that only looks takes the name last played under with the key before the
+    login name, so that it never renames the player."""
     name = (getattr(args, "names", None) or [args.name])[0]
+    if name is None and looking and not getattr(args, "guest", False):
+        name = NameFile().read()
     if name is None:
         with contextlib.suppress(Exception):
             name = getpass.getuser()
@@ -175,8 +179,17 @@ def _forget(book: SeatBook, held: HeldSeat) -> None:
         print(f"parlour: {error}")
 
 
+def remember_name(connection: Connection) -> None:
+    """The name played under with the key, for the commands that only look."""
+    player = connection.welcome.player if connection.welcome is not None else None
+    if isinstance(player, dict) and player.get("name"):
+        NameFile().keep(str(player["name"]))
+
+
 def welcomed(connection: Connection) -> None:
-    """The first time a server meets this player's key: who they are to it now."""
+    """The name remembered; and the first time a server meets this player's key, who they
+    are to it now."""
+    remember_name(connection)
     player = connection.welcome.player if connection.welcome is not None else None
     if isinstance(player, dict) and player.get("new"):
         print(
@@ -263,6 +276,7 @@ async def play(args: argparse.Namespace) -> None:
     async with running_server(config) as server:
         url = addresses("127.0.0.1", server.port)[0]
         async with connected(url, player_name(args), player_key(args)) as connection:
+            remember_name(connection)
             room = await create_room(connection, args, public=False)
             level = args.bots or default_level(connection, args.game)
             await _ask(connection, m.FillBots(room=room.ref, level=level))
@@ -331,12 +345,14 @@ async def rooms(args: argparse.Namespace) -> None:
         print(f"On {server}:")
         here = [seat for seat in held if seat.server == server]
         try:
-            async with connected(server, player_name(args), player_key(args)) as connection:
+            played = next((seat.name for seat in here if seat.name), None)
+            name = args.name or played or player_name(args, looking=True)
+            async with connected(server, name, player_key(args)) as connection:
                 for seat in here:
                     print(f"  {await _room_line(connection, seat)}")
         except SetupError as error:
             for seat in here:
-                print(f"  {_line(seat, f'(the server cannot be reached: {error})')}")
+                print(f"  {_line(seat, f'({error})')}")
 
 
 async def _room_line(connection: Connection, seat: HeldSeat) -> str:

@@ -3,6 +3,7 @@ lobby and on the score card; whether a game counts and each seat's change after 
 one; the leaderboard and My games screens, and their commands."""
 
 import asyncio
+import getpass
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,11 +20,13 @@ from parlour.client.connection import Connection, RefusedError
 from parlour.client.leaderboard import LeaderboardScreen, leaderboard_rows, leaderboard_text
 from parlour.client.lobby import LobbyScreen
 from parlour.client.mygames import MyGamesScreen, finished_row, my_games_text, playing_row
+from parlour.client.playerkey import NameFile
 from parlour.client.replay import ReplayScreen
 from parlour.client.room import RoomModel
 from parlour.client.widgets import SeatsPanel
 from parlour.protocol import messages as m
 from parlour.protocol.players import new_key, player_id
+from parlour.terminal import welcomed
 
 from .test_app import SCREEN, screen_of, until
 
@@ -308,3 +311,24 @@ async def test_the_commands_print_the_leaderboard_and_my_games(
     assert "(computer)" in board and "(you)" in board
     assert my_games_text(games, me, time.time()) in mine
     assert f"record {games.finished[0]['record']}" in mine and "won" in mine
+
+
+async def test_the_commands_that_only_look_say_hello_with_the_name_played_under(
+    url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setattr(getpass, "getuser", lambda: "root")
+    key = new_key()
+    assert main(["key", "import", key, "--yes"]) == 0
+    bob = await Connection.open(url, "Bob", key=key)
+    welcomed(bob)  # as `parlour host` and `parlour join` do
+    await bob.close()
+    assert NameFile().read() == "Bob"
+    capsys.readouterr()
+    server = ["--server", url.removeprefix("ws://").removesuffix("/ws")]
+    for command in (["mine"], ["leaderboard", "othello"]):
+        assert await asyncio.to_thread(main, [*command, *server]) == 0
+    assert "as Bob:" in capsys.readouterr().out
+    NameFile().path.unlink()
+    assert await asyncio.to_thread(main, ["mine", *server]) == 0
+    assert "as root:" in capsys.readouterr().out, "with no name kept, the login name"
