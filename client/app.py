@@ -116,6 +116,8 @@ class RoomScreen(Screen[None]):
             "Replay",
             tooltip="step through the game just played, with charts (once it is over)",
         ),
+        Binding("F", "fill", "Fill", tooltip="computer players in the open seats (the host)"),
+        Binding("G", "start", "Start", tooltip="start the game (the host)"),
         Binding("R", "rules", "Rules", tooltip="how to play this game"),
         Binding(
             "J",
@@ -241,6 +243,8 @@ class RoomScreen(Screen[None]):
         load a game); a game is replayed once it is over."""
         if action == "replay":
             return self.room.status == "finished"
+        if action in ("fill", "start"):
+            return self.room.host and self.room.status == "waiting"
         if action not in self.SEATED_ONLY or self.room.playing:
             return True
         return self.room.host and action in ("load", "import_file")
@@ -254,6 +258,7 @@ class RoomScreen(Screen[None]):
             self.run_worker(self._rejoin(), group="rejoin", exclusive=True)
             return
         was_my_turn = self.room.my_turn
+        was_waiting = self.room.status == "waiting"
         was_playing = self.room.status == "playing"
         before = self.room.version
         coin = self.room.view.get("coin")
@@ -271,6 +276,10 @@ class RoomScreen(Screen[None]):
         if moved:
             self.flash = ""
             self.log_line(self.room.news)
+        if was_waiting and self.room.status == "playing":
+            first = title(str((self.room.observation or {}).get("to_move", "")))
+            self.flash = f"The game has started: {first} moves first."
+            self.log_line(self.flash)
         self._follow(event)
         if self.room.stale:
             self.run_worker(self._refresh(), group="refresh", exclusive=True)
@@ -488,11 +497,15 @@ class RoomScreen(Screen[None]):
         self.app.push_screen(SeatScreen(title(colour), now, self.levels, level), change)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        level = self.query_one(SeatsPanel).level
         if event.button.id == "fill":
-            self._request(m.FillBots(room=self.room.ref, level=level), lambda _: None)
+            self.action_fill()
         elif event.button.id == "start":
             self.action_start()
+
+    def action_fill(self) -> None:
+        """Computer players in the open seats, at the level chosen beside the button."""
+        level = self.query_one(SeatsPanel).level
+        self._request(m.FillBots(room=self.room.ref, level=level), lambda _: None)
 
     def action_start(self) -> None:
         """Start the game; where a coin decides who moves first, call it first."""

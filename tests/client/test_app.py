@@ -235,6 +235,29 @@ async def test_the_host_fills_open_seats_with_computers_and_starts(
         assert "Your move" in status_text(app)
 
 
+async def test_the_host_fills_and_starts_from_the_keyboard_and_the_log_says_so(
+    connection: Connection,
+) -> None:
+    room = await seated(connection, "othello", "black")
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        await until(pilot, lambda: "F fills them" in status_text(app), "the keys are named")
+        await pilot.press("F")
+        await until(
+            pilot,
+            lambda: screen_of(app).room.holder("white")["kind"] == "bot",
+            "the open seat took a computer player",
+        )
+        assert "G starts the game" in status_text(app)
+        await pilot.press("G")
+        await until(pilot, lambda: screen_of(app).room.status == "playing", "the game began")
+        status = status_text(app)
+        assert "The game has started: Black moves first." in status
+        assert "The board you will play" not in status
+        log = [line.text for line in screen_of(app).query_one("#log", RichLog).lines]
+        assert "The game has started: Black moves first." in log
+
+
 async def test_the_lobby_lists_public_rooms_and_joins_one(
     connection: Connection, url: str
 ) -> None:
