@@ -30,6 +30,8 @@ from parlour import __version__
 from parlour.protocol import MSGPACK, PROTOCOL_VERSION, ClientSession, ProtocolError, codec_for
 from parlour.protocol import messages as m
 
+from .invocation import parlour_command
+
 OPEN_TIMEOUT: Final = 10.0
 ANSWER_TIMEOUT: Final = 15.0
 """Seconds to wait for an answer, beyond any thinking time the request asks for."""
@@ -112,7 +114,7 @@ def join_command(url: str, ref: str) -> str:
     `--server host:port` where the address is the plain one `server_url` makes of that."""
     parts = urlsplit(url)
     server = parts.netloc if parts.scheme == "ws" and parts.path == "/ws" else url
-    return f"parlour join {ref} --server {server}"
+    return f"{parlour_command()} join {ref} --server {server}"
 
 
 def room_link(url: str, ref: str) -> str:
@@ -232,7 +234,7 @@ class Connection:
         except ConnectionRefusedError:
             raise ConnectError(
                 f"cannot connect to {self.url}: no server is listening there"
-                " (start one with `parlour serve`, or give --server HOST:PORT)"
+                f" (start one with `{parlour_command()} serve`, or give --server HOST:PORT)"
             ) from None
         except (OSError, InvalidURI, InvalidHandshake, TimeoutError) as error:
             raise ConnectError(f"cannot connect to {self.url}: {error}") from None

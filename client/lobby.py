@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Footer, Label, Static
 from parlour.protocol import messages as m
 
 from .connection import Connection, ConnectionLostError, RefusedError
+from .invocation import parlour_command
 from .leaderboard import LeaderboardScreen
 from .mygames import GoBack, MyGamesScreen, ReplayRecord
 from .ratings import rating_text, seat_rating
@@ -85,7 +86,7 @@ class LobbyScreen(Screen[None]):
             f"{count} public room{'s' if count != 1 else ''}. Enter joins a free seat, W watches;"
             " L: leaderboards, M: your games."
             if count
-            else "No public rooms yet: host one with `parlour host GAME --public`."
+            else f"No public rooms yet: host one with `{parlour_command()} host GAME --public`."
             " L: leaderboards, M: your games."
         )
 

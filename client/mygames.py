@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Footer, Label, Static
 from parlour.protocol import messages as m
 
 from .connection import Connection, ConnectionLostError, RefusedError
+from .invocation import parlour_command
 from .leaderboard import you
 from .ratings import BETWEEN, change_text
 from .room import moved_ago, title
@@ -86,14 +87,14 @@ def my_games_text(reply: m.MyGamesReply, me: str | None, now: float) -> str:
     """This player's games as plain lines, for `parlour mine`."""
     lines = []
     if reply.playing:
-        lines.append("In play (parlour join REF goes back to your seat):")
+        lines.append(f"In play ({parlour_command()} join REF goes back to your seat):")
         for room in reply.playing:
             game, seats, status, ago, ref = playing_row(room, now)
             lines.append(f"  {game} {seats}  {status}, last move {ago}  join: {ref}")
     else:
         lines.append("No games in play.")
     if reply.finished:
-        lines.append("Finished (parlour replay --record RECORD steps through one):")
+        lines.append(f"Finished ({parlour_command()} replay --record RECORD steps through one):")
         for game in reply.finished:
             name, when, result, rating, moves, others = finished_row(game, me, now)
             against = f" against {others}" if others else ""

@@ -31,6 +31,7 @@ from parlour.client.connection import (
 )
 from parlour.client.dialogs import NAME_LENGTH
 from parlour.client.editor import EditorApp
+from parlour.client.invocation import parlour_command
 from parlour.client.playerkey import KeyFile, NameFile, PlayerKeyError
 from parlour.client.room import RoomModel, levels_in, middle_level
 from parlour.client.seatbook import HeldSeat, SeatBook, SeatBookError
@@ -338,7 +339,8 @@ async def rooms(args: argparse.Namespace) -> None:
         held = [seat for seat in held if seat.server == args.server]
     if not held:
         print(
-            "You hold no seats. Host a room with `parlour host`, or join one with `parlour join`."
+            f"You hold no seats. Host a room with `{parlour_command()} host GAME`, or join one"
+            f" with `{parlour_command()} join`."
         )
         return
     for server in dict.fromkeys(seat.server for seat in held):

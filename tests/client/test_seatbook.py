@@ -15,6 +15,7 @@ from parlour.cli import main
 from parlour.client.app import ParlourApp
 from parlour.client.connection import Connection, join_command
 from parlour.client.dialogs import QuitScreen
+from parlour.client.invocation import parlour_command
 from parlour.client.room import RoomModel
 from parlour.client.seatbook import MAX_KEPT, SeatBook, SeatBookError
 from parlour.protocol import messages as m
@@ -37,7 +38,7 @@ def test_kept_seats_are_found_forgotten_and_private(tmp_path: Path) -> None:
         ("blue", "red"),
         True,
     )
-    assert found.come_back() == "parlour join r1 --server example.org:8000"
+    assert found.come_back() == f"{parlour_command()} join r1 --server example.org:8000"
     assert [seat.room for seat in book.held()] == ["r2", "r1"]
     assert stat.S_IMODE(book.path.stat().st_mode) == 0o600
     assert stat.S_IMODE(book.path.parent.stat().st_mode) == 0o700
@@ -152,7 +153,8 @@ async def test_quitting_asks_first_and_giving_up_hands_the_seat_to_the_computer(
             await until(pilot, lambda: isinstance(app.screen, QuitScreen), "asked")
             words = str(app.screen.query_one("#words", Static).render())
             port = connection.url.split(":")[2].split("/")[0]
-            assert f"come back with\nparlour join {room.ref} --server 127.0.0.1:{port}" in words
+            come_back = f"{parlour_command()} join {room.ref} --server 127.0.0.1:{port}"
+            assert f"come back with\n{come_back}" in words
             await pilot.press("escape")
             await until(pilot, lambda: screen_of(app) is not None, "stayed")
             await pilot.press("Q")
