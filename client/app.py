@@ -30,8 +30,8 @@ from .connection import (
     Event,
     Reconnected,
     RefusedError,
+    invitation,
     join_command,
-    room_link,
 )
 from .dialogs import (
     CoinScreen,
@@ -206,12 +206,9 @@ class RoomScreen(Screen[None]):
         self.query_one("#invite", Static).update(self.invite_words())
 
     def invite_words(self) -> str:
-        """How friends come into this room: the command, and the page's link."""
-        url, ref = self.connection.url, self.room.ref
-        return (
-            f"Friends join with:\n{join_command(url, ref)}\n"
-            f"or in a browser at:\n{room_link(url, ref)}"
-        )
+        """How friends come into this room: the command, and the page's link, at the
+        address other machines reach the server by."""
+        return invitation(self.connection, self.room.ref)
 
     def redraw(self, *, board: bool) -> None:
         """Show the room as it now is; before the screen is up, mounting will, and once it

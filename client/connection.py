@@ -15,6 +15,7 @@ refused because its name is another player's (`name_taken`) is sent again with t
 import asyncio
 import contextlib
 import dataclasses
+import ipaddress
 import itertools
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -123,6 +124,32 @@ def room_link(url: str, ref: str) -> str:
     scheme = "https" if parts.scheme == "wss" else "http"
     folder = parts.path.removesuffix("/ws")
     return urlunsplit((scheme, parts.netloc, f"{folder}/r/{ref}", "", ""))
+
+
+def shared_url(url: str, welcome: m.Welcome | None) -> str:
+    """The server's address to give friends: `url`, unless it names this machine alone
+    and the server says where other machines reach it (protocol.md 2.1)."""
+    parts = urlsplit(url)
+    reach = welcome.addresses if welcome is not None else None
+    if not reach or not _this_machine(parts.hostname or ""):
+        return url
+    path = parts.path if parts.path else "/ws"
+    return urlunsplit((parts.scheme, str(reach[0]), path, "", ""))
+
+
+def reaches_only_here(url: str, welcome: m.Welcome | None) -> bool:
+    """Whether a server at `url` can be reached from this machine alone, as far as it says."""
+    parts = urlsplit(url)
+    return _this_machine(parts.hostname or "") and not (welcome and welcome.addresses)
+
+
+def _this_machine(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class Connection:
@@ -337,3 +364,18 @@ class Connection:
         for answer in self._waiting.values():
             if not answer.done():
                 answer.set_exception(ConnectionLostError("the connection dropped"))
+
+
+def invitation(connection: Connection, ref: str) -> str:
+    """How friends come into room `ref`: the command and the page's link, each on a line of
+    its own, at the address other machines reach the server by."""
+    url = shared_url(connection.url, connection.welcome)
+    words = (
+        f"Friends join with:\n{join_command(url, ref)}\nor in a browser at:\n{room_link(url, ref)}"
+    )
+    if reaches_only_here(connection.url, connection.welcome):
+        words += (
+            "\nOnly this machine reaches this server: start it with"
+            " `--host 0.0.0.0` to let friends elsewhere in."
+        )
+    return words

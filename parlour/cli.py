@@ -112,6 +112,7 @@ def _serve(args: argparse.Namespace) -> int:
         bot_pause=args.bot_pause,
         redis_url=redis_url,
         lease_seconds=args.lease,
+        advertise=tuple(args.advertise),
     )
     try:
         asyncio.run(serve(config))
@@ -137,6 +138,17 @@ def _worker(args: argparse.Namespace) -> int:
     except ConnectionError as error:
         raise CommandError(str(error)) from None
     return 0
+
+
+def _advertise(text: str) -> str:
+    """`--advertise HOST[:PORT]`, checked."""
+    from parlour.server.reach import AdvertiseError, advertised  # noqa: PLC0415
+
+    try:
+        advertised(text, 1)
+    except AdvertiseError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text.strip()
 
 
 def _redis_url(text: str) -> str:
@@ -236,6 +248,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--host",
         default="127.0.0.1",
         help="address to listen on (default 127.0.0.1; 0.0.0.0 for every network)",
+    )
+    serve.add_argument(
+        "--advertise",
+        action="append",
+        type=_advertise,
+        default=[],
+        metavar="HOST[:PORT]",
+        help="the address other machines reach this server at, for invitations, where it is"
+        " not the one listened on (behind a balancer or a router forwarding a port);"
+        " repeat for several (default: with --host 0.0.0.0, this machine's addresses)",
     )
     serve.add_argument(
         "--port",

@@ -26,8 +26,7 @@ from parlour.client.connection import (
     ConnectionLostError,
     NameTakenError,
     RefusedError,
-    join_command,
-    room_link,
+    invitation,
 )
 from parlour.client.dialogs import NAME_LENGTH
 from parlour.client.editor import EditorApp
@@ -295,13 +294,12 @@ async def host(args: argparse.Namespace) -> None:
     async with connected(args.server, player_name(args), player_key(args)) as connection:
         welcomed(connection)
         room = await create_room(connection, args, public=args.public)
-        join = join_command(args.server, room.ref)
+        invited = invitation(connection, room.ref)
         print(f"Room {room.ref} ({'public' if args.public else 'private'}) is open.")
-        print(f"Friends join with:  {join}")
-        print(f"or in a browser at: {room_link(args.server, room.ref)}", flush=True)
+        print(invited, flush=True)
         app = ParlourApp(connection, room, book=SeatBook())
         await app.run_async()
-        print(f"Friends joined with:  {join}")
+        print(invited)
         said_goodbye(app)
 
 

@@ -326,6 +326,7 @@ class Welcome(Message):
     server: str = spec(STR)
     games: list[Any] = spec(ANY)
     player: dict[str, Any] | None = spec(ANY, None)
+    addresses: list[str] | None = spec(ANY, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -40,6 +40,7 @@ from .archive import ArchiveAsk, RemoteArchive, answer_remotely
 from .known import ReplayAsked
 from .lobby import BotTurn, Limits, Lobby, SuggestionAsked
 from .metrics import Metrics
+from .reach import reachable
 from .records import RecordError, restore_room, room_record
 from .room import ConnId, Status
 from .routes import http_router
@@ -87,6 +88,9 @@ class ServerConfig:
     lease_seconds: float = 3.0
     """How long a cluster node holds its rooms without renewing: how soon another node
     takes them when it is lost."""
+    advertise: tuple[str, ...] = ()
+    """`HOST[:PORT]` addresses other machines reach the server at, where the one it listens
+    on is not (behind a balancer, or a router forwarding a port); else it finds them."""
     trusted_proxies: tuple[str, ...] = TRUSTED_PROXIES
     """Networks of the proxies (balancers) whose `X-Forwarded-For` names the client, whose
     address the guessing limit counts by; from any other peer the peer is the client."""
@@ -155,6 +159,7 @@ class ParlourServer:
         try:
             await self._workers.start()
             self._server = await self._listen()
+            self.lobby.reach = reachable(self.config.host, self.port, self.config.advertise)
         except BaseException:
             await self._workers.close()
             raise

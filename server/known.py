@@ -46,6 +46,7 @@ class Known:
     players: dict[ConnId, str]
     rooms: dict[str, Room]
     archive: Archive | None
+    reach: list[str]
     _replays: list["ReplayAsked"]
     _ask: Callable[[ArchiveAsk], Outbox]
     """Ask the database (`Keeping`)."""
@@ -117,6 +118,7 @@ class Known:
             server=f"parlour {__version__}",
             games=games,
             player=player,
+            addresses=list(self.reach) or None,
         )
         return [(conn, welcome)]
 

@@ -145,6 +145,9 @@ class Lobby(Keeping, Known):
     addresses: dict[ConnId, str] = field(default_factory=dict)
     """The client address of each connection of this server, for the guessing limit."""
     guessing: GuessLimit = field(init=False)
+    reach: list[str] = field(default_factory=list)
+    """`host:port` addresses other machines reach this server at, best first, for the
+    invitations clients print (`reach.py`)."""
 
     def __post_init__(self) -> None:
         self.guessing = GuessLimit(self.clock, self.limits.guesses, self.limits.guess_window)

@@ -46,8 +46,10 @@ async def serve(config: ServerConfig) -> None:
     await server.start()
     websocket_url, page_url = addresses(config.host, server.port)
     print(f"parlour {__version__} serving {websocket_url} (browser: {page_url})", flush=True)
-    if config.host in ("", "0.0.0.0", "::"):
-        print("other machines connect with this machine's address in place of 127.0.0.1")
+    for address in server.lobby.reach:
+        print(f"other machines: ws://{address}{WEBSOCKET_PATH} (browser: http://{address}/)")
+    if not server.lobby.reach:
+        print("only this machine can connect (--host 0.0.0.0 lets other machines in)")
     if config.redis_url is not None:
         print(f"cluster node: rooms kept in Redis at {shown_url(config.redis_url)}", flush=True)
     else:

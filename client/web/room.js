@@ -876,8 +876,9 @@ export class RoomView {
 
   /** J: how friends come in: the room's link, the terminal's command, the seats still open. */
   async invite() {
-    const url = `${window.location.origin}/r/${this.ref}`;
-    const command = `parlour join ${this.ref} --server ${this.connection.url}`;
+    const host = sharedHost(this.connection.welcome);
+    const url = `${window.location.protocol}//${host}/r/${this.ref}`;
+    const command = `parlour join ${this.ref} --server ${host}`;
     const link = element("input", { readonly: true, value: url, id: "invite-link", "aria-label": "Link to this room" });
     const copy = copyButton("Copy the link", url, link, (done, node) => {
       if (done) node.textContent = "Copied";
@@ -1314,11 +1315,20 @@ export class RoomView {
   }
 
   shareControls() {
-    const url = `${window.location.origin}/r/${this.ref}`;
+    const url = `${window.location.protocol}//${sharedHost(this.connection.welcome)}/r/${this.ref}`;
     const field = element("input", { readonly: true, value: url, "aria-label": "Link to this room", id: "room-link" });
     const copy = copyButton("Copy", url, field, (done, node) => {
       if (done) node.textContent = "Copied";
     });
     return [element("label", { for: "room-link" }, "Invite with this link"), field, copy];
   }
+}
+
+/** The server's address to give friends: this page's, unless it names this machine alone
+ * and the server says where other machines reach it (protocol.md 2.1). */
+export function sharedHost(welcome, where = window.location) {
+  const hostname = where.hostname.replace(/^\[|\]$/g, "");
+  const here = hostname === "localhost" || hostname === "::1" || hostname.startsWith("127.");
+  const reach = welcome?.addresses ?? [];
+  return here && reach.length ? reach[0] : where.host;
 }

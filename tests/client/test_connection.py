@@ -12,10 +12,13 @@ from parlour.client.connection import (
     Event,
     Reconnected,
     RefusedError,
+    invitation,
     room_link,
     server_url,
 )
 from parlour.protocol import messages as m
+from parlour.server import ServerConfig, running_server
+from parlour.server.serve import addresses
 
 FAST_RETRY = (0.05,)
 
@@ -128,3 +131,26 @@ async def test_a_request_while_disconnected_is_connection_lost(url: str) -> None
             await connection.request(m.ListRooms())
     finally:
         await connection.close()
+
+
+async def test_an_invitation_names_the_address_other_machines_reach_the_server_by(
+    url: str,
+) -> None:
+    alone = await Connection.open(url, "ann")
+    try:
+        words = invitation(alone, "Ab3_x9")
+        assert f"join Ab3_x9 --server {url.split('//')[1].removesuffix('/ws')}" in words
+        assert "Only this machine reaches this server" in words
+    finally:
+        await alone.close()
+    config = ServerConfig(host="127.0.0.1", port=0, advertise=("friend.example:9000",))
+    async with running_server(config) as told:
+        shared = await Connection.open(addresses("127.0.0.1", told.port)[0], "ann")
+        try:
+            assert shared.welcome is not None
+            assert shared.welcome.addresses == ["friend.example:9000"]
+            words = invitation(shared, "Ab3_x9")
+        finally:
+            await shared.close()
+    assert "join Ab3_x9 --server friend.example:9000\n" in words
+    assert words.endswith("http://friend.example:9000/r/Ab3_x9")

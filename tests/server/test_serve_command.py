@@ -31,10 +31,35 @@ async def test_serve_prints_its_address_and_sigterm_closes_clients_with_1001(
         assert await asyncio.wait_for(process.wait(), 30) == 0
         rest = (await process.stdout.read()).decode()
         assert "parlour server stopped" in rest
+        assert "only this machine can connect (--host 0.0.0.0 lets other machines in)" in rest
     finally:
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+async def test_serve_prints_the_addresses_other_machines_reach_it_by(tmp_path: Path) -> None:
+    told = ("--advertise", "games.example.org", "--advertise", "203.0.113.7:9000")
+    process = await spawn_serve("--port", "0", "--data-dir", str(tmp_path), *told)
+    try:
+        assert process.stdout is not None
+        first = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
+        port = re.search(r"serving ws://127\.0\.0\.1:(\d+)/ws", first)
+        assert port, first
+        lines = [(await process.stdout.readline()).decode().strip() for _ in range(2)]
+        assert lines == [
+            f"other machines: ws://games.example.org:{port.group(1)}/ws"
+            f" (browser: http://games.example.org:{port.group(1)}/)",
+            "other machines: ws://203.0.113.7:9000/ws (browser: http://203.0.113.7:9000/)",
+        ]
+    finally:
+        process.kill()
+        await process.wait()
+
+
+async def test_serve_refuses_an_address_to_advertise_that_is_none(tmp_path: Path) -> None:
+    process = await spawn_serve("--port", "0", "--advertise", "http://x.org")
+    assert await asyncio.wait_for(process.wait(), 30) == 2
 
 
 async def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:

@@ -1,0 +1,96 @@
+"""Where other machines reach this server: the addresses an invitation names.
+
+A server listening on every address (`--host 0.0.0.0`) finds this machine's own addresses;
+one listening on a single address names that one; one told where it is reached
+(`--advertise`, behind a balancer or a router that forwards a port) names what it was
+told. One listening on loopback alone is reached from this machine only: it names none.
+"""
+
+import ipaddress
+import socket
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+EVERY_ADDRESS: Final = ("", "0.0.0.0", "::")
+PROBE: Final = ("192.0.2.1", 9)
+"""An address no packet goes to (TEST-NET-1): a UDP socket `connect`ed to it sends
+nothing, but the kernel picks the address this machine's default route leaves by."""
+
+
+class AdvertiseError(ValueError):
+    """An `--advertise` address that is not `HOST` or `HOST:PORT`."""
+
+
+def reachable(host: str, port: int, told: Sequence[str] = ()) -> list[str]:
+    """`host:port` addresses, best first, that other machines reach a server listening on
+    `host`:`port` at."""
+    if told:
+        return [advertised(address, port) for address in told]
+    if host in EVERY_ADDRESS:
+        found = own_addresses()
+    elif _loopback(host):
+        found = []
+    else:
+        found = [host]
+    return [_joined(address, port) for address in found]
+
+
+def own_addresses() -> list[str]:
+    """This machine's addresses that are not loopback: the one its default route leaves by
+    first, then those its name resolves to."""
+    found: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(PROBE)
+            found.append(str(probe.getsockname()[0]))
+    except OSError:
+        pass  # no route out: the names may still tell
+    try:
+        named = socket.getaddrinfo(socket.gethostname(), None, type=socket.SOCK_STREAM)
+    except OSError:
+        named = []
+    found += [str(info[4][0]) for info in named]
+    return _usable(found)
+
+
+def _usable(addresses: Iterable[str]) -> list[str]:
+    """The addresses that others could reach, once each, in order."""
+    kept = []
+    for address in dict.fromkeys(addresses):
+        try:
+            parsed = ipaddress.ip_address(address.split("%")[0])
+        except ValueError:
+            continue
+        if not (parsed.is_loopback or parsed.is_link_local or parsed.is_unspecified):
+            kept.append(address)
+    return kept
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _joined(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def advertised(address: str, port: int) -> str:
+    """`HOST[:PORT]` as `host:port`, the server's own port where none is given."""
+    text = address.strip()
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        given = rest.removeprefix(":")
+    elif text.count(":") == 1:
+        host, _, given = text.partition(":")
+    else:
+        host, given = text, ""
+    if not host or any(char in host for char in "/ @?#") or (given and not given.isdigit()):
+        raise AdvertiseError(f"{address!r} is not HOST or HOST:PORT")
+    if given and not 0 < int(given) < 65536:
+        raise AdvertiseError(f"{address!r} has a bad port number")
+    return _joined(host, int(given) if given else port)
