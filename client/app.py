@@ -174,7 +174,6 @@ class RoomScreen(Screen[None]):
                 levels = self.levels
                 level = default_level_in(self.connection.welcome, self.room.game, levels)
                 yield SeatsPanel(levels, level, id="seats")
-                yield Static("", id="invite")
                 yield Static("", id="thoughts")
                 yield RichLog(id="log", max_lines=200, wrap=True)
                 yield Input(
@@ -183,6 +182,8 @@ class RoomScreen(Screen[None]):
                     max_length=MAX_CHAT,
                     select_on_focus=False,
                 )
+        # The whole width, a line each: a command that wrapped would not paste whole.
+        yield Static("", id="invite")
         yield Static("", id="status")
         yield Footer(compact=True)
 
@@ -750,7 +751,6 @@ class ParlourApp(App[None]):
     RoomScreen.-below #side { width: 100%; height: 1fr; }
     RoomScreen.-short Header { display: none; }
     RoomScreen.-short #board { margin: 0 1; }
-    RoomScreen.-short #invite { margin: 0; }
     RoomScreen.-short #seat-list { max-height: 4; }
     RoomScreen.-short #thoughts { min-height: 0; }
     RoomScreen.-short #chat { height: 1; }
@@ -759,7 +759,7 @@ class ParlourApp(App[None]):
     #host-controls { height: auto; }
     #host-controls Select { width: 22; }
     #host-controls Button { min-width: 10; width: auto; }
-    #invite { margin: 1 0; }
+    #invite { height: auto; padding: 0 1; text-wrap: nowrap; text-overflow: clip; }
     #thoughts { height: auto; min-height: 2; }
     #log { height: 1fr; }
     #status { height: 2; background: $panel; padding: 0 1; }

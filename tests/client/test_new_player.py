@@ -13,7 +13,7 @@ from textual.widgets._footer import FooterKey
 from parlour.bots import levels_for
 from parlour.client.app import ParlourApp
 from parlour.client.cards import ScoreCardScreen
-from parlour.client.connection import Connection
+from parlour.client.connection import Connection, join_command
 from parlour.client.dialogs import ConfirmScreen, KeysScreen, QuitScreen
 from parlour.client.room import RoomModel
 from parlour.client.widgets import BoardView
@@ -136,6 +136,21 @@ async def test_the_join_command_and_link_show_while_the_room_waits_and_on_j(
         await until(pilot, lambda: not invite.display, "it made way once the game began")
         await pilot.press("J")
         assert invite.display
+
+
+async def test_the_join_command_is_one_line_of_the_screen_at_100_columns(
+    connection: Connection,
+) -> None:
+    room = await seated(connection, "othello", "black", public=False)
+    app = ParlourApp(connection, room)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        port = connection.url.split(":")[2].split("/")[0]
+        command = join_command(f"ws://127.0.0.1:{port}/ws", room.ref)
+        invite = screen_of(app).query_one("#invite", Static)
+        assert command in str(invite.render()).splitlines()
+        assert invite.styles.text_wrap == "nowrap"
+        assert invite.content_region.width >= len(command), "the whole width, unwrapped"
 
 
 async def test_watchers_are_offered_only_what_they_may_do(url: str) -> None:
