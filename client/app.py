@@ -486,10 +486,13 @@ class RoomScreen(Screen[None]):
         level = str(holder.get("level") or self.query_one(SeatsPanel).level)
 
         def change(chosen: tuple[str, str | None] | None) -> None:
-            if chosen is not None:
-                kind, level = chosen
-                request = m.SetSeat(room=room.ref, seat=colour, holder=kind, level=level)
-                self._request(request, lambda _: None)
+            if chosen is None:
+                return
+            kind, level = chosen
+            request = m.SetSeat(room=room.ref, seat=colour, holder=kind, level=level)
+            self._unrating(
+                f"{title(colour)} changing hands", lambda: self._request(request, lambda _: None)
+            )
 
         now = describe_holder(holder, mine=colour in room.playing)
         self.app.push_screen(SeatScreen(title(colour), now, self.levels, level), change)
@@ -521,7 +524,37 @@ class RoomScreen(Screen[None]):
         else:
             then(None)
 
+    def _unrating(self, help_asked: str, then: Callable[[], None]) -> None:
+        """Do `then`, which makes a rated game unrated for everyone, once the person says so
+        (once a game: after that it is unrated); Enter alone says no."""
+        room = self.room
+        if not (room.view.get("rated") and room.status == "playing"):
+            then()
+            return
+        people = [
+            describe_holder(seat["holder"])
+            for seat in room.seats
+            if seat["holder"].get("kind") == "human"
+        ]
+        everyone = f"all {len(people)} players" if len(people) > 1 else "its player"
+        words = (
+            f"{help_asked} makes this game unrated for {everyone} ({', '.join(people)}):"
+            " it will count for nobody's rating. Go on?"
+        )
+
+        def answered(sure: bool | None) -> None:
+            if sure:
+                then()
+
+        self.app.push_screen(ConfirmScreen(words, "Unrate it", careful=True), answered)
+
     def action_hint(self, kind: str) -> None:
+        if kind == "best":
+            self._unrating("The best move", lambda: self._hint(kind))
+        else:
+            self._hint(kind)
+
+    def _hint(self, kind: str) -> None:
         asked_at = self.room.version
 
         def show(answer: m.ServerMessage) -> None:
@@ -533,6 +566,9 @@ class RoomScreen(Screen[None]):
         self._request(m.Hint(room=self.room.ref, kind=kind), show)
 
     def action_suggest(self) -> None:
+        self._unrating("A suggestion from the computer", self._suggest)
+
+    def _suggest(self) -> None:
         def show(answer: m.ServerMessage) -> None:
             if isinstance(answer, m.Suggestion) and answer.version == self.room.version:
                 self.room.apply(answer)
@@ -639,7 +675,8 @@ class RoomScreen(Screen[None]):
         self.app.exit()
 
     def action_undo(self) -> None:
-        self._request(m.Undo(room=self.room.ref), lambda _: None)
+        undo = m.Undo(room=self.room.ref)
+        self._unrating("Taking back a move", lambda: self._request(undo, lambda _: None))
 
     def action_new_game(self) -> None:
         """A new game; one in play is ended only once the player says so."""

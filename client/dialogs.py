@@ -86,12 +86,11 @@ class SeatScreen(ModalScreen[tuple[str, str | None] | None]):
 
 class QuitScreen(ModalScreen[str | None]):
     """Leaving asks first, and says how to come back: `leave` keeps the seats, `give_up`
-    hands them back to the room for good; None stays."""
+    hands them back to the room for good; None stays. Stay has the focus and no letter
+    leaves, so that a sentence typed on the board ("Quit it, you!") leaves nobody: Tab
+    to Leave and Enter, or a click, does."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,Y", "dismiss('leave')", "Leave"),
-        Binding("escape", "dismiss(None)", "Stay"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Stay")]
 
     def __init__(self, words: str, *, may_give_up: bool) -> None:
         super().__init__()
@@ -102,10 +101,13 @@ class QuitScreen(ModalScreen[str | None]):
         with Vertical(id="question"):
             yield Static(self.words, id="words")
             with Horizontal():
-                yield Button("Leave (Y)", id="leave", variant="primary")
+                yield Button("Leave (Tab, Enter)", id="leave", variant="primary")
                 if self.may_give_up:
                     yield Button("Give up my seats", id="give_up", variant="error")
-                yield Button("Stay (Esc)", id="stay")
+                yield Button("Stay (Enter, Esc)", id="stay")
+
+    def on_mount(self) -> None:
+        self.query_one("#stay", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(None if event.button.id == "stay" else event.button.id)
@@ -153,24 +155,29 @@ class InitialsScreen(ModalScreen[str | None]):
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """A yes-or-no question about something that cannot be taken back; Enter does it."""
+    """A yes-or-no question about something that cannot be taken back; Enter does it,
+    unless `careful`: then Enter keeps things as they are, and only Tab to the first
+    button then Enter (or a click) does it, so that a sentence typed on the board that
+    asked it by accident, letters and Enter, answers no."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(False)", "No")]
 
-    def __init__(self, words: str, doing: str) -> None:
+    def __init__(self, words: str, doing: str, *, careful: bool = False) -> None:
         super().__init__()
         self.words = words
         self.doing = doing
+        self.careful = careful
 
     def compose(self) -> ComposeResult:
         with Vertical(id="question"):
             yield Static(self.words, id="words")
             with Horizontal():
-                yield Button(f"{self.doing} (Enter)", id="yes", variant="primary")
-                yield Button("No (Esc)", id="no")
+                keys = "Tab, Enter" if self.careful else "Enter"
+                yield Button(f"{self.doing} ({keys})", id="yes", variant="primary")
+                yield Button("No (Enter, Esc)" if self.careful else "No (Esc)", id="no")
 
     def on_mount(self) -> None:
-        self.query_one("#yes", Button).focus()
+        self.query_one("#no" if self.careful else "#yes", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")

@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, RichLog
+from textual.widgets import DataTable, RichLog, Static
 
 from parlour.cli import main
 from parlour.client.app import ParlourApp, RoomScreen
 from parlour.client.cards import ScoreCardScreen
 from parlour.client.connection import Connection, RefusedError
+from parlour.client.dialogs import ConfirmScreen
 from parlour.client.leaderboard import LeaderboardScreen, leaderboard_rows, leaderboard_text
 from parlour.client.lobby import LobbyScreen
 from parlour.client.mygames import MyGamesScreen, finished_row, my_games_text, playing_row
@@ -154,10 +155,23 @@ async def test_a_game_helped_by_the_best_move_says_it_is_unrated_and_why(
         await until(pilot, lambda: "Rated game" in str(screen.query_one("#rated").render()), "")
         await until(pilot, lambda: screen.room.my_turn, "it was Blue's turn")
         await pilot.press("B")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "it asked first")
+        words = str(app.screen.query_one("#words", Static).render())
+        assert "The best move makes this game unrated for its player (ann" in words
+        await pilot.press("enter")  # a sentence's Enter says no
+        await until(pilot, lambda: app.screen is screen, "it let it be")
+        await pilot.pause(0.3)
+        assert screen.room.view["rated"], "still rated"
+        await pilot.press("B")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "it asked again")
+        await pilot.press("tab", "enter")
         await until(
             pilot, lambda: "Unrated" in str(screen.query_one("#rated").render()), "it said so"
         )
         assert "asked for the best move" in str(screen.query_one("#rated").render())
+        await pilot.press("B")
+        await pilot.pause(0.3)
+        assert app.screen is screen, "once unrated, nothing more to ask"
 
 
 async def test_the_lobby_and_the_score_card_show_ratings(player: Connection) -> None:

@@ -86,7 +86,12 @@ def test_parlour_play_tribolo_draws_a_board_in_a_terminal(tmux: Tmux) -> None:
     assert re.search(r"Blue \d+\s+Red \d+\s+Green \d+", shown)
     tmux.run("send-keys", "-t", "play", "Q")
     tmux.wait_for(r"Quit\? The game ends with this window")
-    tmux.run("send-keys", "-t", "play", "y")
+    tmux.run("send-keys", "-t", "play", "y", "Enter")
+    time.sleep(0.5)
+    assert "Blue: ann (you)" in tmux.screen(), "a letter and Enter stay in the room"
+    tmux.run("send-keys", "-t", "play", "Q")
+    tmux.wait_for(r"Quit\? The game ends with this window")
+    tmux.run("send-keys", "-t", "play", "Tab", "Enter")
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         try:
@@ -94,7 +99,7 @@ def test_parlour_play_tribolo_draws_a_board_in_a_terminal(tmux: Tmux) -> None:
         except subprocess.CalledProcessError:
             return
         time.sleep(0.25)
-    raise AssertionError("Q and Y did not quit")
+    raise AssertionError("Q, Tab and Enter did not quit")
 
 
 async def test_quitting_and_coming_back_with_the_same_command(
@@ -113,7 +118,7 @@ async def test_quitting_and_coming_back_with_the_same_command(
         code = re.search(r"parlour join (\S+) --server", shown).group(1)  # type: ignore[union-attr]
         terminal.run("send-keys", "-t", "play", "Q")
         await wait_for(terminal, r"Your seats stay yours: come back with")
-        terminal.run("send-keys", "-t", "play", "y")
+        terminal.run("send-keys", "-t", "play", "Tab", "Enter")
         printed = r"Come back with:  (\S+ -m parlour join \S+ --server \S+)"
         back = await wait_for(terminal, printed)
         command = re.search(printed, back)
