@@ -728,8 +728,28 @@ export class RoomView {
     }
   }
 
+  /** Whether to go on with what makes a rated game unrated for everyone: asked once a game
+   * (after that it is unrated), and Enter keeps it rated. */
+  async unratingAllowed(helpAsked) {
+    const view = this.view;
+    if (!view?.rated || view.status !== "playing") return true;
+    const people = view.seats.filter((seat) => seat.holder?.kind === "human").map((seat) => seat.holder.name);
+    const everyone = people.length > 1 ? `all ${people.length} players` : "its player";
+    const { dialog, result } = openDialog(
+      "Unrate this game?",
+      [element("p", {}, `${helpAsked} makes this game unrated for ${everyone} (${people.join(", ")}): it will count for nobody's rating.`)],
+      [
+        { label: "Keep it rated", value: "keep", primary: true },
+        { label: "Unrate it", value: "unrate" },
+      ],
+    );
+    dialog.id = "unrate-dialog";
+    return (await result) === "unrate";
+  }
+
   /** Mark the hint's moves on the board and say them; both go when the position does. */
   async hint(kind) {
+    if (kind === "best" && !(await this.unratingAllowed("The best move"))) return;
     const asked = this.positionKey();
     let reply;
     try {
@@ -756,6 +776,7 @@ export class RoomView {
   }
 
   async suggest() {
+    if (!(await this.unratingAllowed("A suggestion from the computer"))) return;
     const asked = this.positionKey();
     this.thinking.textContent = "Looking for a good move…";
     this.hintShown = true;
@@ -788,6 +809,7 @@ export class RoomView {
   }
 
   async undo() {
+    if (!(await this.unratingAllowed("Taking back a move"))) return;
     try {
       await this.request({ type: "undo", room: this.ref });
     } catch (error) {
@@ -1264,6 +1286,10 @@ export class RoomView {
       const holder = select.value === "open" || select.value === "human" ? select.value : "bot";
       const message = { type: "set_seat", seat: seat.colour, holder };
       if (holder === "bot") message.level = select.value;
+      if (!(await this.unratingAllowed(`${title(seat.colour)} changing hands`))) {
+        this.render();
+        return;
+      }
       if (holder === "human" && !this.yours().includes(seat.colour) && this.playing().length > 0) {
         const name = await this.askName(seat.colour);
         if (name === null) {

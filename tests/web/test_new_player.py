@@ -75,6 +75,7 @@ def test_hints_are_marked_on_the_board_and_go_when_the_position_changes(
         assert near(ann.colour_at(square), HINT), square
     ann.page.locator("#board").screenshot(path=str(output_dir / "new-player-possible.png"))
     ann.page.keyboard.press("B")
+    ann.page.click("#unrate-dialog button[value=unrate]")
     wait_thinking(ann, "Best")
     best = thinking(ann).removeprefix("Best: ").split(", ")
     assert best and set(best) <= set(legal)
@@ -345,7 +346,10 @@ def test_every_key_of_the_terminal_does_its_job_and_none_while_typing(
     assert rules.url.endswith("/rules/othello")
     rules.close()
 
+    rated = ann.view["rated"]
     page.keyboard.press("s")
+    if rated:
+        page.click("#unrate-dialog button[value=unrate]")
     wait_thinking(ann, "Suggested")
     assert ann.hook("room.board.hinted.length") == 1
     ann.click_square(ann.view["state"]["legal_moves"][0])
@@ -359,7 +363,10 @@ def test_every_key_of_the_terminal_does_its_job_and_none_while_typing(
     ann.my_turn()
     ann.click_square(ann.view["state"]["legal_moves"][0])
     ann.wait("room.view.moves.length >= 2 && room.myTurn()")
+    rated = ann.view["rated"]
     page.keyboard.press("U")
+    if rated:  # a new game counts again, so taking back a move asks again
+        page.click("#unrate-dialog button[value=unrate]")
     ann.wait("room.view.moves.length === 0 && room.myTurn()")
 
     page.keyboard.press("q")

@@ -92,6 +92,14 @@ class Player:
     def my_turn(self) -> None:
         self.wait("room.myTurn() && room.view.state.legal_moves.length > 0")
 
+    def helped(self, action: str) -> None:
+        """Press `action`'s button (the computer's help, or an undo), saying yes where the
+        page first asks whether to make the rated game unrated."""
+        rated = self.view["rated"] and self.view["status"] == "playing"
+        self.page.click(f"[data-action={action}]")
+        if rated:
+            self.page.click("#unrate-dialog button[value=unrate]")
+
 
 def near(colour: list[int], expected: list[int], tolerance: int = 40) -> bool:
     return all(abs(a - b) <= tolerance for a, b in zip(colour, expected, strict=True))
@@ -294,7 +302,16 @@ def test_the_hints_undo_and_keyboard_play_in_a_room(open_player: Any) -> None:
         "() => document.querySelector('#thinking').textContent.startsWith('Possible')"
     )
     assert ann.page.locator("#thinking").inner_text() == f"Possible: {', '.join(legal)}"
+    assert ann.view["rated"]
     ann.page.click("[data-action=best]")
+    words = ann.page.locator("#unrate-dialog p").inner_text()
+    assert words.startswith("The best move makes this game unrated for its player (Ann)")
+    ann.page.keyboard.press("Enter")  # a sentence's Enter keeps it rated
+    ann.page.wait_for_selector("#unrate-dialog", state="detached")
+    assert ann.view["rated"] and "Best" not in ann.page.locator("#thinking").inner_text()
+    ann.page.click("[data-action=best]")
+    ann.page.click("#unrate-dialog button[value=unrate]")
+    ann.wait("!room.view.rated")
     ann.page.wait_for_function(
         "() => document.querySelector('#thinking').textContent.startsWith('Best')"
     )
@@ -361,7 +378,7 @@ def test_chat_consent_saves_files_and_the_score_card(open_player: Any) -> None:
     move = ann.view["state"]["legal_moves"][0]
     ann.click_square(move)
     bob.wait("room.view.moves.length === 1")
-    ann.page.click("[data-action=undo]")
+    ann.helped("undo")
     bob.page.wait_for_selector("dialog")
     assert "Black asks to take back a move" in bob.page.locator("dialog").inner_text()
     bob.page.click("dialog button[value=yes]")
@@ -522,7 +539,7 @@ def test_a_proposal_waits_for_a_deliberate_answer_and_the_log_follows_an_undo(
     assert bob.page.locator(".moves li.move .move-text").all_inner_texts() == bob.view["moves"]
     bob.page.click("#chat")
     bob.page.keyboard.type("hello")
-    ann.page.click("[data-action=undo]")
+    ann.helped("undo")
     bob.page.wait_for_selector("dialog")
     bob.page.keyboard.type(" there")
     assert bob.page.locator("dialog").is_visible()
@@ -531,7 +548,7 @@ def test_a_proposal_waits_for_a_deliberate_answer_and_the_log_follows_an_undo(
         "() => document.querySelector('.talk').textContent.includes('White declined')"
     )
     assert len(ann.view["moves"]) == 3
-    ann.page.click("[data-action=undo]")
+    ann.helped("undo")
     bob.page.wait_for_selector("dialog")
     bob.page.click("dialog button[value=yes]")
     ann.wait("room.view.moves.length === 2")

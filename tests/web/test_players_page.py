@@ -496,6 +496,8 @@ def test_the_best_move_hint_makes_the_game_unrated_and_says_why(open_player: Any
     cy.page.wait_for_selector("#thinking:has-text('Possible')")
     assert cy.page.locator("#rated").get_attribute("data-rated") == "true"
     cy.page.keyboard.press("b")
+    assert "unrated for its player (Cyd)" in cy.page.locator("#unrate-dialog").inner_text()
+    cy.page.click("#unrate-dialog button[value=unrate]")
     cy.page.wait_for_function("() => document.querySelector('#rated').dataset.rated === 'false'")
     words = cy.page.locator("#rated").inner_text()
     assert words.startswith("Not rated: ") and words == f"Not rated: {cy.view['unrated']}."

@@ -38,6 +38,11 @@ def test_a_seat_is_taken_back_from_the_computer_mid_game_and_handed_back(
     ann.click_square(ann.view["state"]["legal_moves"][0])
     ann.wait("room.view.version > arg", before)
     ann.page.select_option("#seats select[data-colour=red]", "human")
+    assert (
+        "Red changing hands makes this game unrated"
+        in ann.page.locator("#unrate-dialog").inner_text()
+    )
+    ann.page.click("#unrate-dialog button[value=unrate]")
     assert ann.page.input_value("#person-name") == "Ann"
     ann.page.click("text=Sit down")
     ann.wait("room.playing().includes('red')")
