@@ -15,7 +15,6 @@ refused because its name is another player's (`name_taken`) is sent again with t
 import asyncio
 import contextlib
 import dataclasses
-import ipaddress
 import itertools
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -30,6 +29,7 @@ from websockets.typing import Subprotocol
 from parlour import __version__
 from parlour.protocol import MSGPACK, PROTOCOL_VERSION, ClientSession, ProtocolError, codec_for
 from parlour.protocol import messages as m
+from parlour.protocol.hosts import this_machine_only
 
 from .invocation import parlour_command
 
@@ -131,7 +131,7 @@ def shared_url(url: str, welcome: m.Welcome | None) -> str:
     and the server says where other machines reach it (protocol.md 2.1)."""
     parts = urlsplit(url)
     reach = welcome.addresses if welcome is not None else None
-    if not reach or not _this_machine(parts.hostname or ""):
+    if not reach or not this_machine_only(parts.hostname or ""):
         return url
     path = parts.path if parts.path else "/ws"
     return urlunsplit((parts.scheme, str(reach[0]), path, "", ""))
@@ -140,16 +140,7 @@ def shared_url(url: str, welcome: m.Welcome | None) -> str:
 def reaches_only_here(url: str, welcome: m.Welcome | None) -> bool:
     """Whether a server at `url` can be reached from this machine alone, as far as it says."""
     parts = urlsplit(url)
-    return _this_machine(parts.hostname or "") and not (welcome and welcome.addresses)
-
-
-def _this_machine(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    return this_machine_only(parts.hostname or "") and not (welcome and welcome.addresses)
 
 
 class Connection:

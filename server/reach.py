@@ -11,6 +11,8 @@ import socket
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from parlour.protocol.hosts import this_machine_only
+
 EVERY_ADDRESS: Final = ("", "0.0.0.0", "::")
 PROBE: Final = ("192.0.2.1", 9)
 """An address no packet goes to (TEST-NET-1): a UDP socket `connect`ed to it sends
@@ -28,7 +30,7 @@ def reachable(host: str, port: int, told: Sequence[str] = ()) -> list[str]:
         return [advertised(address, port) for address in told]
     if host in EVERY_ADDRESS:
         found = own_addresses()
-    elif _loopback(host):
+    elif this_machine_only(host):
         found = []
     else:
         found = [host]
@@ -64,15 +66,6 @@ def _usable(addresses: Iterable[str]) -> list[str]:
         if not (parsed.is_loopback or parsed.is_link_local or parsed.is_unspecified):
             kept.append(address)
     return kept
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _joined(host: str, port: int) -> str:

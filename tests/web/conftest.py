@@ -41,13 +41,14 @@ def output_dir() -> Path:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The address of a `parlour serve` on a free loopback port, bots moving without a pause."""
-    data = tmp_path_factory.mktemp("data")
+    yield from serving("--data-dir", str(tmp_path_factory.mktemp("data")))
+
+
+def serving(*args: str) -> Iterator[str]:
+    """`parlour serve ARGS` on a free loopback port, bots moving without a pause: its
+    address while the caller goes on, then stopped."""
     command = [sys.executable, "-m", "parlour", "serve", "--port", "0", "--bot-pause", "0"]
-    process = subprocess.Popen(
-        [*command, "--data-dir", str(data)],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    process = subprocess.Popen([*command, *args], stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
     port = None
     for line in process.stdout:

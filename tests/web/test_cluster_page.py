@@ -2,7 +2,6 @@
 sent again until Redis is back, and is played, with no error shown (protocol.md 6)."""
 
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -12,7 +11,7 @@ from typing import Any
 import pytest
 
 from ..cluster.processes import REDIS_SERVER, START_TIMEOUT, RedisProcess
-from .conftest import SERVING
+from .conftest import serving
 from .test_page import Player, create_room, open_player
 
 __all__ = ["open_player"]  # the page's fixture, here on the cluster's `site`
@@ -53,20 +52,7 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Redis]:
 @pytest.fixture(scope="module")
 def site(redis_server: Redis) -> Iterator[str]:
     """The address of one `parlour serve --redis` node of the test's cluster."""
-    command = [sys.executable, "-m", "parlour", "serve", "--port", "0", "--bot-workers", "1"]
-    process = subprocess.Popen(
-        [*command, "--bot-pause", "0", "--redis", redis_server.server.url],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stdout is not None
-    found = SERVING.search(process.stdout.readline())
-    if found is None:
-        process.kill()
-        pytest.fail(f"the node did not start (exit {process.wait()})")
-    yield f"http://127.0.0.1:{found[1]}"
-    process.terminate()
-    process.wait(timeout=20)
+    yield from serving("--bot-workers", "1", "--redis", redis_server.server.url)
 
 
 def test_a_move_clicked_while_redis_is_away_is_played_once_it_is_back(
