@@ -19,8 +19,11 @@ WATCHED_WITHOUT = 10
 """Rooms of computers only whose thinking the test watches, to compare with people's."""
 THINK_MS = 1000
 PAUSE = 0.4
-MARGIN = 0.3
-"""How far past its think time and pause a move may arrive: the answer's way back."""
+MARGIN = 0.8
+"""How far past its think time and pause a move may arrive: the answer's way back, and
+the two cores of a CI machine running the whole suite (a move 0.46 s late was seen
+there). A starved room is seconds late; the tight target (0.3 s at p99) is
+benchmarks/bots.py's."""
 PLAY_SECONDS = 8.0
 
 
