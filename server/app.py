@@ -159,7 +159,10 @@ class ParlourServer:
         try:
             await self._workers.start()
             self._server = await self._listen()
-            self.lobby.reach = reachable(self.config.host, self.port, self.config.advertise)
+            # Finding this machine's addresses may ask DNS for its own name: off the loop.
+            config = self.config
+            reach = await asyncio.to_thread(reachable, config.host, self.port, config.advertise)
+            self.lobby.reach = reach
         except BaseException:
             await self._workers.close()
             raise

@@ -34,7 +34,7 @@ def reachable(host: str, port: int, told: Sequence[str] = ()) -> list[str]:
         found = []
     else:
         found = [host]
-    return [_joined(address, port) for address in found]
+    return [joined(address, port) for address in found]
 
 
 def own_addresses() -> list[str]:
@@ -68,7 +68,8 @@ def _usable(addresses: Iterable[str]) -> list[str]:
     return kept
 
 
-def _joined(host: str, port: int) -> str:
+def joined(host: str, port: int) -> str:
+    """`host:port`, an IPv6 address in brackets."""
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
@@ -86,4 +87,4 @@ def advertised(address: str, port: int) -> str:
         raise AdvertiseError(f"{address!r} is not HOST or HOST:PORT")
     if given and not 0 < int(given) < 65536:
         raise AdvertiseError(f"{address!r} has a bad port number")
-    return _joined(host, int(given) if given else port)
+    return joined(host, int(given) if given else port)

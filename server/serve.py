@@ -12,6 +12,7 @@ import platformdirs
 from parlour import __version__
 
 from .app import ServerConfig, make_server
+from .reach import EVERY_ADDRESS, joined
 from .routes import WEBSOCKET_PATH
 
 log = logging.getLogger("parlour.server")
@@ -29,10 +30,8 @@ def data_directory(chosen: Path | None) -> Path:
 
 def addresses(host: str, port: int) -> tuple[str, str]:
     """The WebSocket and browser addresses to print for a server on `host`:`port`."""
-    shown = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
-    if ":" in shown:
-        shown = f"[{shown}]"
-    return f"ws://{shown}:{port}{WEBSOCKET_PATH}", f"http://{shown}:{port}/"
+    shown = joined("127.0.0.1" if host in EVERY_ADDRESS else host, port)
+    return f"ws://{shown}{WEBSOCKET_PATH}", f"http://{shown}/"
 
 
 def shown_url(url: str) -> str:

@@ -141,8 +141,7 @@ class RedisRecords:
 
     async def owner(self, room: str) -> int | None:
         """The node that holds `room`'s lease, if any does."""
-        lease = await self.redis.get(self._key("room", room, "lease"))
-        return None if lease is None else int(_text(lease).partition(":")[0])
+        return (await self.owners([room]))[room]
 
     async def owners(self, rooms: list[str]) -> dict[str, int | None]:
         """The node that holds each room's lease, None where none does."""
