@@ -7,15 +7,17 @@ board is drawn from the server's observations and moves are checked by the serve
 
 import asyncio
 import itertools
+import re
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Header, Input, RichLog, Static
 
 from parlour.protocol import ErrorCode
@@ -35,9 +37,10 @@ from .connection import (
 )
 from .dialogs import (
     CoinScreen,
+    Command,
+    CommandsScreen,
     ConfirmScreen,
     InitialsScreen,
-    KeysScreen,
     NameScreen,
     ProposalScreen,
     QuitScreen,
@@ -62,6 +65,7 @@ from .rules_page import RulesScreen
 from .seatbook import SeatBook, SeatBookError
 from .widgets import BoardView, SeatsPanel
 
+COMMANDS_TIP = "every command, to choose one (Ctrl+P too)"
 SUGGEST_MS = 2000
 """How long "Suggest a move" lets the search think."""
 SIDE_LEAST = 32
@@ -85,54 +89,43 @@ class RoomScreen(Screen[None]):
     """One room: board, seats, thoughts, what happened, and whose turn it is."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1,ctrl+p", "commands", "Commands", key_display="F1", tooltip=COMMANDS_TIP),
+        Binding("f2", "hint('possible')", "Possible", tooltip="the moves you may play, marked"),
         Binding(
-            "P",
-            "hint('possible')",
-            "Possible",
-            tooltip="the moves you may play, marked on the board",
-        ),
-        Binding(
-            "B",
+            "f3",
             "hint('best')",
             "Best",
             tooltip="the greediest move now (not always the best), marked",
         ),
+        Binding("f4", "suggest", "Suggest", tooltip="the strongest computer player suggests"),
+        Binding("f5", "undo", "Undo", tooltip="take back your last move (others are asked)"),
+        Binding("f6", "new_game", "New", tooltip="a new game (others are asked)"),
+        Binding("f7", "score_card", "Card", tooltip="the score card"),
         Binding(
-            "S", "suggest", "Suggest", tooltip="the strongest computer player suggests a move"
-        ),
-        Binding(
-            "T", "thinking", "Thinking", tooltip="show or hide the computer's thinking", show=False
-        ),
-        Binding("U", "undo", "Undo", tooltip="take back your last move (others are asked)"),
-        Binding("N", "new_game", "New", tooltip="a new game (others are asked)"),
-        Binding("V", "save", "Save", tooltip="save the game on the server", show=False),
-        Binding("L", "load", "Load", tooltip="load a saved game", show=False),
-        Binding("E", "export", "Export", tooltip="write the game to a file here", show=False),
-        Binding("I", "import_file", "Import", tooltip="play on from a game file", show=False),
-        Binding("C", "score_card", "Card", tooltip="the score card"),
-        Binding(
-            "A",
+            "f8",
             "replay",
             "Replay",
             tooltip="step through the game just played, with charts (once it is over)",
         ),
-        Binding("F", "fill", "Fill", tooltip="computer players in the open seats (the host)"),
-        Binding("G", "start", "Start", tooltip="start the game (the host)"),
-        Binding("R", "rules", "Rules", tooltip="how to play this game"),
-        Binding(
-            "J",
-            "invite",
-            "Join info",
-            tooltip="how friends join: the command and the link",
-            show=False,
-        ),
-        Binding("M", "sound", "Sound", tooltip="the bell on or off", show=False),
-        Binding("Q", "leave", "Quit", tooltip="leave the room (asks first)"),
-        Binding("question_mark", "keys", "Keys", tooltip="this list of keys"),
+        Binding("f9", "start", "Start", tooltip="start the game (the host)"),
+        Binding("f10", "leave", "Quit", tooltip="leave the room (asks first)"),
+        Binding("f11", "fill", "Fill", tooltip="computer players in the open seats (the host)"),
+        Binding("f12", "rules", "Rules", tooltip="how to play this game"),
         Binding("escape", "board", "Board", show=False),
     ]
-    """Commands are capital letters, so that text typed on the board goes to the chat. The
-    key bar shows the ones used most; ? lists them all."""
+    """Commands are on keys that type nothing, so that no sentence typed anywhere runs one:
+    the function keys, and F1 (or Ctrl+P, where the terminal takes the function keys) for
+    the list of every command. Text typed on the board goes to the chat."""
+    MENU_ONLY: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("thinking", "Thinking", "show or hide the computer's thinking"),
+        ("save", "Save", "save the game on the server"),
+        ("load", "Load", "load a saved game"),
+        ("export", "Export", "write the game to a file here"),
+        ("import_file", "Import", "play on from a game file"),
+        ("invite", "Join info", "how friends join: the command and the link"),
+        ("sound", "Sound", "the bell on or off"),
+    )
+    """Commands used seldom enough to live in the F1 list alone: (action, name, what)."""
     SEATED_ONLY: ClassVar[frozenset[str]] = frozenset(
         {"hint", "suggest", "undo", "new_game", "load", "import_file"}
     )
@@ -146,13 +139,15 @@ class RoomScreen(Screen[None]):
         """Start the game as the screen comes up (`parlour play`), calling the coin first."""
         self.show_thinking = False
         self.show_invite = False
-        """Whether J asked for the join command once the game has started."""
+        """Whether Join info asked for the join command once the game has started."""
         self.previewed: tuple[tuple[object, ...] | None, dict[str, Any] | None] = (None, None)
         """The waiting room's set-up last shown, and the board it deals."""
         self.flash = ""
         """A message about the player's own last action (an error, a reconnection)."""
         self.composed = False
         """Whether the widgets are up to be drawn on; until then only the room is kept."""
+        self.held: list[tuple[ModalScreen[Any], Callable[[Any], None]]] = []
+        """Questions that came while a chat line was being written (`_ask_unbidden`)."""
         self.ratings_told: tuple[int, str] | None = None
         """The rating changes last written to the log, so each is written once."""
 
@@ -376,24 +371,52 @@ class RoomScreen(Screen[None]):
         if self.drawable and not self.query_one("#chat", Input).value:
             self.query_one(BoardView).focus()
 
-    def on_board_view_typed(self, event: BoardView.Typed) -> None:
-        """Text typed on the board belongs to the chat line."""
-        chat = self.query_one("#chat", Input)
-        chat.focus()
-        chat.insert_text_at_cursor(event.text)
+    def on_key(self, event: events.Key) -> None:
+        """Text typed anywhere in the room but the chat line (the board, a seat's button)
+        goes to the chat line, whatever its case: no command is on a key that types."""
+        if event.is_printable and event.character and self.drawable:
+            event.stop()
+            event.prevent_default()
+            chat = self.query_one("#chat", Input)
+            chat.focus()
+            chat.insert_text_at_cursor(event.character)
 
     def action_chat(self) -> None:
         self.query_one("#chat", Input).focus()
 
     def action_board(self) -> None:
         self.query_one(BoardView).focus()
+        self._ask_held()
 
     def action_invite(self) -> None:
         self.show_invite = not self.show_invite
         self.redraw(board=False)
 
-    def action_keys(self) -> None:
-        self.app.push_screen(KeysScreen(self.active_bindings))
+    def action_commands(self) -> None:
+        """The list of every command offered now; the one chosen runs."""
+
+        def chosen(action: str | None) -> None:
+            if action:
+                self.call_later(self.run_action, action)
+
+        self.app.push_screen(CommandsScreen(self.commands), chosen)
+
+    @property
+    def commands(self) -> list[Command]:
+        """The commands offered now, those with keys first, as the F1 list shows them."""
+        listed: dict[str, Command] = {}
+        for active in self.active_bindings.values():
+            binding = active.binding
+            if active.enabled and binding.tooltip and binding.action not in listed:
+                key = self.app.get_key_display(binding)
+                listed[binding.action] = Command(
+                    key, binding.description, binding.tooltip, binding.action
+                )
+        for action, name, does in self.MENU_ONLY:
+            if self.check_action(action, ()):
+                listed[action] = Command("", name, does, action)
+        listed.pop("commands", None)
+        return list(listed.values())
 
     def _ask_initials(self) -> None:
         """If a person at this screen just made the best score on this board's card, ask
@@ -416,7 +439,7 @@ class RoomScreen(Screen[None]):
                 words = (
                     f"{name}: {best['score']} is the best score yet on this board! Your initials?"
                 )
-                self.app.push_screen(InitialsScreen(words), self._send_initials(colour))
+                self._ask_unbidden(InitialsScreen(words), self._send_initials(colour))
                 return
 
         self._request(m.ScoreCard(game=room.game, preset=room.preset), check)
@@ -440,9 +463,10 @@ class RoomScreen(Screen[None]):
             self.log_line(self.room.news)
             if self.room.asks_me:
                 self.app.bell()
-                self.app.push_screen(ProposalScreen(self.room.news), self._answer(event))
+                self._ask_unbidden(ProposalScreen(self.room.news), self._answer(event))
         elif isinstance(event, m.ProposalEnded):
             self.log_line(self.room.news)
+            self.held = [held for held in self.held if not isinstance(held[0], ProposalScreen)]
             if isinstance(self.app.screen, ProposalScreen):
                 self.app.pop_screen()
 
@@ -702,6 +726,22 @@ class RoomScreen(Screen[None]):
         if text:
             self._request(m.Chat(room=self.room.ref, text=text), lambda _: None)
         self.query_one(BoardView).focus()
+        self._ask_held()
+
+    def _ask_unbidden(self, screen: ModalScreen[Any], then: Callable[[Any], None]) -> None:
+        """A question nobody at this screen asked for (another's proposal, initials for the
+        score card) waits while a chat line is being written, so that the rest of the
+        sentence and its Enter do not answer it."""
+        if self.drawable and self.query_one("#chat", Input).value:
+            self.held.append((screen, then))
+        else:
+            self.app.push_screen(screen, then)
+
+    def _ask_held(self) -> None:
+        """The questions that waited for the chat line, now that it is sent or left."""
+        held, self.held = self.held, []
+        for screen, then in held:
+            self.app.push_screen(screen, then)
 
     def action_sound(self) -> None:
         app = self.app
@@ -780,6 +820,11 @@ class ParlourApp(App[None]):
     ]
     ENABLE_COMMAND_PALETTE = False
 
+    def get_key_display(self, binding: Binding) -> str:
+        """Function keys as their caps print them: F7, not f7."""
+        shown = super().get_key_display(binding)
+        return shown.upper() if re.fullmatch(r"f\d+", shown) else shown
+
     CSS = """
     #main { height: 1fr; }
     #board { margin: 1 2; width: auto; height: auto; }
@@ -802,7 +847,7 @@ class ParlourApp(App[None]):
     #status { height: 2; background: $panel; padding: 0 1; }
     #chat { height: 3; }
     ProposalScreen, SeatScreen, ScoreCardScreen, SaveScreen, LoadScreen, ImportScreen,
-    QuitScreen, CoinScreen, RulesScreen, InitialsScreen, ConfirmScreen, KeysScreen,
+    QuitScreen, CoinScreen, RulesScreen, InitialsScreen, ConfirmScreen, CommandsScreen,
     NameScreen {
         align: center middle;
     }

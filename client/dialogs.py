@@ -1,26 +1,27 @@
 """Questions put to the player over the room."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.table import Table
 from textual.app import ComposeResult
-from textual.binding import ActiveBinding, Binding, BindingType
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
 
 NAME_LENGTH = 32
 """Characters in a name, as the server takes them."""
 
 
 class ProposalScreen(ModalScreen[bool]):
-    """Another person asks to take back a move or start again: agree or not."""
+    """Another person asks to take back a move or start again: agree or not. It comes
+    unasked, perhaps while this player types, so no letter answers it and Enter declines:
+    Tab to Agree and Enter, or a click, agrees."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,Y", "dismiss(True)", "Agree"),
-        Binding("escape", "dismiss(False)", "Decline"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(False)", "Decline")]
 
     def __init__(self, question: str) -> None:
         super().__init__()
@@ -30,8 +31,11 @@ class ProposalScreen(ModalScreen[bool]):
         with Vertical(id="question"):
             yield Label(self.question)
             with Horizontal():
-                yield Button("Agree (Y)", id="agree", variant="success")
-                yield Button("Decline (Esc)", id="decline", variant="error")
+                yield Button("Agree (Tab, Enter)", id="agree", variant="success")
+                yield Button("Decline (Enter, Esc)", id="decline", variant="error")
+
+    def on_mount(self) -> None:
+        self.query_one("#decline", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "agree")
@@ -183,43 +187,60 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class KeysScreen(ModalScreen[None]):
-    """Every key the room answers to now, and the board's own; ? or Escape closes it."""
+@dataclass(frozen=True)
+class Command:
+    """One command of the room as the F1 list shows it: its key (empty when it has none),
+    name, what it does, and the screen action it runs."""
+
+    key: str
+    name: str
+    does: str
+    action: str
+
+
+class CommandsScreen(ModalScreen[str | None]):
+    """Every command the room offers now, with its key: arrows and Enter (or a click) run
+    one, so a terminal whose function keys are taken still reaches them all. Answers the
+    action to run, or None."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark", "dismiss(None)", "Close"),
+        Binding("escape,f1,ctrl+p", "dismiss(None)", "Close"),
     ]
     BOARD_KEYS: ClassVar[tuple[tuple[str, str], ...]] = (
         ("arrows", "move the cursor on the board"),
         ("Enter", "play there, as a click does (or pick a piece, then where it goes)"),
-        ("Tab", "the chat line (text typed on the board goes there too)"),
-        ("Escape", "back to the board from the chat line"),
+        ("typing", "goes to the chat line: Enter sends it, Escape goes back to the board"),
+        ("Tab", "the chat line"),
     )
 
-    def __init__(self, bindings: Mapping[str, ActiveBinding]) -> None:
+    def __init__(self, commands: Sequence[Command]) -> None:
         super().__init__()
-        self.keys = [
-            (key, active.binding.tooltip or active.binding.description)
-            for key, active in bindings.items()
-            if active.binding.tooltip and active.enabled
-        ]
+        self.commands = list(commands)
 
     def compose(self) -> ComposeResult:
+        width = max((len(command.key) for command in self.commands), default=0)
+        named = max((len(command.name) for command in self.commands), default=0)
+        options = [
+            Option(f"{c.key:<{width}}  {c.name:<{named}}  {c.does}", id=c.action)
+            for c in self.commands
+        ]
         table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=True)
         table.add_column(style="bold", no_wrap=True)
         table.add_column(ratio=1)
-        for key, does in self.rows:
+        for key, does in self.BOARD_KEYS:
             table.add_row(key, does)
         with VerticalScroll(classes="dialog"):
-            yield Label("Keys", classes="heading")
+            yield Label("Commands (Enter runs the one chosen)", classes="heading")
+            yield OptionList(*options, id="commands")
+            yield Label("On the board", classes="heading")
             yield Static(table, id="keys")
-            yield Label("Escape or ? closes this.")
+            yield Label("Escape closes this.")
 
-    @property
-    def rows(self) -> list[tuple[str, str]]:
-        """Each key as shown, and what it does."""
-        keys = [("?" if key == "question_mark" else key, does) for key, does in self.keys]
-        return [*keys, *self.BOARD_KEYS]
+    def on_mount(self) -> None:
+        self.query_one("#commands", OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
 
 
 class NameScreen(ModalScreen[str | None]):

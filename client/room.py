@@ -408,9 +408,9 @@ class RoomModel:
             open_seats = sum(1 for s in self.seats if s["holder"]["kind"] == "open")
             if not open_seats:
                 return "Waiting to start: every seat is taken." + (
-                    " G starts the game." if self.host else ""
+                    " F9 starts the game." if self.host else ""
                 )
-            ask = " F fills them with computers, then G starts." if self.host else ""
+            ask = " F11 fills them with computers, then F9 starts." if self.host else ""
             seats = "seat is" if open_seats == 1 else "seats are"
             return f"Waiting to start: {open_seats} {seats} open.{ask}"
         racing = "routes" in observation

@@ -34,13 +34,6 @@ class BoardView(Widget, can_focus=True):
         Binding("tab", "screen.chat", "Chat", show=False),
     ]
 
-    class Typed(Message):
-        """Text typed on the board, which is not one of the screen's keys: the chat's."""
-
-        def __init__(self, text: str) -> None:
-            super().__init__()
-            self.text = text
-
     class Chosen(Message):
         """A square clicked or chosen with Enter."""
 
@@ -57,8 +50,6 @@ class BoardView(Widget, can_focus=True):
         self.compact = False
         """Drawn in as few rows as the game's drawing allows, for a short terminal."""
         self.shown: tuple[Observation | None, str | None] = (None, None)
-        self.typing = False
-        """Whether text typed here is on its way to the chat line."""
 
     def on_mount(self) -> None:
         self.set_interval(BLINK_SECONDS, self._blink)
@@ -108,21 +99,6 @@ class BoardView(Widget, can_focus=True):
         if self.board is None:
             return Text(self.problem or "The board appears when the game starts.", style="dim")
         return self.board.render(self.marks)
-
-    def on_key(self, event: events.Key) -> None:
-        """Text typed here is the chat's; once some is on its way there, so is every key
-        typed before the chat line takes the keys (a command letter included)."""
-        if not event.is_printable or not event.character:
-            return
-        if event.key in self.screen.active_bindings and not self.typing:
-            return
-        self.typing = True
-        event.stop()
-        event.prevent_default()
-        self.post_message(self.Typed(event.character))
-
-    def on_focus(self) -> None:
-        self.typing = False
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

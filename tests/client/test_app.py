@@ -14,7 +14,13 @@ from parlour.client.app import ParlourApp, RoomScreen
 from parlour.client.boards.base import Board
 from parlour.client.cards import ScoreCardScreen
 from parlour.client.connection import Connection
-from parlour.client.dialogs import ConfirmScreen, InitialsScreen, ProposalScreen, SeatScreen
+from parlour.client.dialogs import (
+    CommandsScreen,
+    ConfirmScreen,
+    InitialsScreen,
+    ProposalScreen,
+    SeatScreen,
+)
 from parlour.client.files import ImportScreen, LoadScreen, SaveScreen
 from parlour.client.lobby import LobbyScreen
 from parlour.client.room import RoomModel
@@ -64,6 +70,19 @@ async def seated(
         assert isinstance(view, m.RoomView)
         room.apply(view)
     return room
+
+
+async def command(pilot: Pilot[None], name: str) -> None:
+    """Run the room's command called `name` from the F1 list, as a person would: F1, the
+    arrow keys down to it, Enter."""
+    await pilot.press("f1")
+    await until(pilot, lambda: isinstance(pilot.app.screen, CommandsScreen), "F1 listed them")
+    listed = pilot.app.screen
+    assert isinstance(listed, CommandsScreen)
+    names = [each.name for each in listed.commands]
+    assert name in names, names
+    await pilot.press(*["down"] * names.index(name), "enter")
+    await until(pilot, lambda: pilot.app.screen is not listed, f"{name} ran")
 
 
 def screen_of(app: ParlourApp) -> RoomScreen:
@@ -124,7 +143,7 @@ async def test_p_highlights_exactly_the_legal_moves(connection: Connection) -> N
     async with app.run_test(size=SCREEN) as pilot:
         await until(pilot, lambda: screen_of(app).room.my_turn, "it was our turn")
         legal = set(screen_of(app).room.observation["legal_moves"])  # type: ignore[index]
-        await pilot.press("P")
+        await pilot.press("f2")
         view = screen_of(app).query_one(BoardView)
         await until(pilot, lambda: bool(view.marks.hints), "the hints showed")
         assert view.marks.hints == legal
@@ -241,15 +260,15 @@ async def test_the_host_fills_and_starts_from_the_keyboard_and_the_log_says_so(
     room = await seated(connection, "othello", "black")
     app = ParlourApp(connection, room)
     async with app.run_test(size=SCREEN) as pilot:
-        await until(pilot, lambda: "F fills them" in status_text(app), "the keys are named")
-        await pilot.press("F")
+        await until(pilot, lambda: "F11 fills them" in status_text(app), "the keys are named")
+        await pilot.press("f11")
         await until(
             pilot,
             lambda: screen_of(app).room.holder("white")["kind"] == "bot",
             "the open seat took a computer player",
         )
-        assert "G starts the game" in status_text(app)
-        await pilot.press("G")
+        assert "F9 starts the game" in status_text(app)
+        await pilot.press("f9")
         await until(pilot, lambda: screen_of(app).room.status == "playing", "the game began")
         status = status_text(app)
         assert "The game has started: Black moves first." in status
@@ -286,7 +305,7 @@ async def test_watching_the_computer_think(connection: Connection) -> None:
     room = await seated(connection, "othello", "white", bots="hard", think_ms=10_000)
     app = ParlourApp(connection, room)
     async with app.run_test(size=SCREEN) as pilot:
-        await pilot.press("T")
+        await command(pilot, "Thinking")
         await until(pilot, lambda: screen_of(app).show_thinking, "thinking was shown")
         await until(pilot, lambda: screen_of(app).room.thinking is not None, "a thought arrived")
         assert screen_of(app).room.thinking_of == "Black"
@@ -297,7 +316,7 @@ async def test_s_suggests_a_legal_move_and_shows_the_search(connection: Connecti
     legal = set(room.observation["legal_moves"])  # type: ignore[index]
     app = ParlourApp(connection, room)
     async with app.run_test(size=SCREEN) as pilot:
-        await pilot.press("S")
+        await pilot.press("f4")
         await until(pilot, lambda: "Suggested:" in status_text(app), "the suggestion came")
         suggested = status_text(app).split("Suggested: ")[1].split()[0]
         assert suggested in legal
@@ -314,7 +333,7 @@ async def test_b_lights_the_best_moves_the_server_gives(connection: Connection) 
     assert isinstance(answer, m.HintReply)
     app = ParlourApp(connection, room)
     async with app.run_test(size=SCREEN) as pilot:
-        await pilot.press("B")
+        await pilot.press("f3")
         view = screen_of(app).query_one(BoardView)
         await until(pilot, lambda: bool(view.marks.hints), "the hint showed")
         assert view.marks.hints == set(answer.moves)
@@ -362,7 +381,7 @@ async def test_what_the_client_cannot_read_is_said_and_the_game_goes_on(
         await pilot.pause()
         assert "cannot read" in status_text(app)
         legal = set((await room_view(connection, room))["state"]["legal_moves"])
-        await pilot.press("P")
+        await pilot.press("f2")
         await until(pilot, lambda: "Possible moves" in status_text(app), "the app answered")
         assert set(status_text(app).split(": ")[1].splitlines()[0].split(", ")) == legal
 
@@ -391,7 +410,7 @@ async def test_u_takes_back_my_move_and_the_computers_reply(connection: Connecti
     async with app.run_test(size=SCREEN) as pilot:
         await click_square(pilot, app, legal[0])
         await until(pilot, lambda: len(screen_of(app).room.view["moves"]) == 2, "white replied")
-        await pilot.press("U")
+        await pilot.press("f5")
         await until(pilot, lambda: screen_of(app).room.view["moves"] == [], "both went back")
         assert screen_of(app).room.my_turn
         await until(pilot, lambda: "2 moves taken back." in status_text(app), "it was said")
@@ -437,7 +456,7 @@ async def test_another_persons_undo_is_agreed_to_in_a_dialog(
             await until(pilot, lambda: screen_of(app).room.version == 2, "white moved")
             await bob.request(m.Undo(room=room.ref))
             await until(pilot, lambda: isinstance(app.screen, ProposalScreen), "it asked ann")
-            await pilot.press("y")
+            await pilot.press("y", "tab", "enter")
             await until(
                 pilot, lambda: screen_of(app).room.view["moves"] == [legal[0]], "it went back"
             )
@@ -463,7 +482,7 @@ async def test_c_shows_the_score_card_after_a_finished_game(connection: Connecti
         await until(pilot, lambda: isinstance(app.screen, InitialsScreen), "initials asked")
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, RoomScreen), "initials skipped")
-        await pilot.press("C")
+        await pilot.press("f7")
         await until(pilot, lambda: isinstance(app.screen, ScoreCardScreen), "the card showed")
         card = app.screen
         assert isinstance(card, ScoreCardScreen)
@@ -500,15 +519,15 @@ async def test_v_saves_and_l_loads_the_game_back(connection: Connection) -> None
         screen = screen_of(app)
         await play_a_move(pilot, app)
         saved = (list(screen.room.view["moves"]), screen.room.observation)
-        await pilot.press("V")
+        await command(pilot, "Save")
         await until(pilot, lambda: isinstance(app.screen, SaveScreen), "the save dialog")
         await pilot.press(*"my game", "enter")
         await until(pilot, lambda: "Saved as 'my game'" in status_text(app), "it saved")
-        await pilot.press("N")
+        await pilot.press("f6")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked to be sure")
         await pilot.press("enter")
         await until(pilot, lambda: screen.room.view["moves"] == [], "a new game began")
-        await pilot.press("L")
+        await command(pilot, "Load")
         await until(pilot, lambda: isinstance(app.screen, LoadScreen), "the load dialog")
         await pilot.press("enter")
         await until(pilot, lambda: screen.room.view["moves"] == saved[0], "it loaded")
@@ -525,15 +544,15 @@ async def test_e_exports_to_a_file_and_i_imports_it(
         screen = screen_of(app)
         await play_a_move(pilot, app)
         moves = list(screen.room.view["moves"])
-        await pilot.press("E")
+        await command(pilot, "Export")
         await until(pilot, lambda: "written to" in status_text(app), "it exported")
         (written,) = tmp_path.glob("parlour-othello-*.txt")
         assert parse_game_file(written.read_text()).moves == tuple(moves)
-        await pilot.press("N")
+        await pilot.press("f6")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked to be sure")
         await pilot.press("enter")
         await until(pilot, lambda: screen.room.view["moves"] == [], "a new game began")
-        await pilot.press("I")
+        await command(pilot, "Import")
         await until(pilot, lambda: isinstance(app.screen, ImportScreen), "the import dialog")
         await pilot.press(*"nowhere.txt", "enter")
         problem = app.screen.query_one("#import-problem", Label)

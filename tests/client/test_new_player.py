@@ -14,13 +14,13 @@ from parlour.bots import levels_for
 from parlour.client.app import ParlourApp
 from parlour.client.cards import ScoreCardScreen
 from parlour.client.connection import Connection, join_command
-from parlour.client.dialogs import ConfirmScreen, KeysScreen, QuitScreen
+from parlour.client.dialogs import CommandsScreen, ConfirmScreen, QuitScreen
 from parlour.client.room import RoomModel
 from parlour.client.widgets import BoardView
 from parlour.protocol import messages as m
 from parlour.rules import GAMES
 
-from .test_app import SCREEN, screen_of, seated, status_text, until
+from .test_app import SCREEN, command, screen_of, seated, status_text, until
 
 
 @pytest.fixture
@@ -84,7 +84,7 @@ async def test_quitting_asks_first_by_q_and_by_ctrl_q(connection: Connection) ->
     room = await seated(connection, "othello", "black", bots="easy")
     app = ParlourApp(connection, room)
     async with app.run_test(size=SCREEN) as pilot:
-        for key in ("Q", "ctrl+q"):
+        for key in ("f10", "ctrl+q"):
             await pilot.press(key)
             await until(pilot, lambda: isinstance(app.screen, QuitScreen), f"{key} asked")
             await pilot.press("escape")
@@ -97,7 +97,7 @@ async def test_a_new_game_in_play_asks_before_the_game_ends(connection: Connecti
     app = ParlourApp(connection, room)
     async with app.run_test(size=SCREEN) as pilot:
         screen = screen_of(app)
-        await pilot.press("N")
+        await pilot.press("f6")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "it asked")
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is screen, "the question went")
@@ -134,7 +134,7 @@ async def test_the_join_command_and_link_show_while_the_room_waits_and_on_j(
         assert f"/r/{room.ref}" in words and invite.display
         await connection.request(m.Start(room=room.ref))
         await until(pilot, lambda: not invite.display, "it made way once the game began")
-        await pilot.press("J")
+        await command(pilot, "Join info")
         assert invite.display
 
 
@@ -165,16 +165,18 @@ async def test_watchers_are_offered_only_what_they_may_do(url: str) -> None:
             await pilot.pause()
             bindings = screen_of(app).active_bindings.values()
             offered = {active.binding.action for active in bindings if active.enabled}
-            assert {"score_card", "rules", "export", "leave", "keys"} <= offered
+            assert {"score_card", "rules", "leave", "commands"} <= offered
             seated_only = {"hint('possible')", "hint('best')", "suggest", "undo", "new_game"}
             assert not offered & seated_only
-            await pilot.press("?")
-            await until(pilot, lambda: isinstance(app.screen, KeysScreen), "the keys showed")
+            await pilot.press("f1")
+            await until(pilot, lambda: isinstance(app.screen, CommandsScreen), "they showed")
             listed = app.screen
-            assert isinstance(listed, KeysScreen)
-            keys = {key for key, _ in listed.rows}
-            assert {"C", "R", "Q", "?", "arrows"} <= keys
-            assert not {"P", "B", "S", "U", "N"} & keys
+            assert isinstance(listed, CommandsScreen)
+            keys = {command.name: command.key for command in listed.commands}
+            assert {"Card": "F7", "Rules": "F12", "Quit": "F10", "Export": ""}.items() <= (
+                keys.items()
+            )
+            assert not {"Possible", "Best", "Suggest", "Undo", "New", "Load"} & set(keys)
     finally:
         await watcher.close()
         await host.close()
@@ -204,8 +206,9 @@ async def test_an_80_by_24_terminal_shows_every_game_whole(
             assert shown.height > 0 and shown.bottom <= 22 and shown.right <= 80, part
         footer = screen.query_one(Footer)
         keys = [key for key in footer.query(FooterKey) if key.region.width > 0]
-        assert keys and keys[-1].key == "question_mark"
-        assert keys[-1].region.right <= 80
+        assert keys and keys[0].key == "f1", "F1, which lists every command, comes first"
+        shown = {key.key for key in keys if key.region.right <= 80}
+        assert {"f1", "f2", "f4", "f5", "f10"} <= shown, shown
 
 
 async def test_the_waiting_room_shows_the_board_it_will_deal(connection: Connection) -> None:
@@ -236,7 +239,7 @@ async def test_the_score_card_fits_an_80_by_24_terminal(connection: Connection) 
     room = await seated(connection, "tribolo", "blue", bots="easy")
     app = ParlourApp(connection, room)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("C")
+        await pilot.press("f7")
         await until(pilot, lambda: isinstance(app.screen, ScoreCardScreen), "the card showed")
         await pilot.pause()
         card = app.screen.query_one("#card")

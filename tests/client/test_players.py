@@ -154,7 +154,7 @@ async def test_a_game_helped_by_the_best_move_says_it_is_unrated_and_why(
         screen = screen_of(app)
         await until(pilot, lambda: "Rated game" in str(screen.query_one("#rated").render()), "")
         await until(pilot, lambda: screen.room.my_turn, "it was Blue's turn")
-        await pilot.press("B")
+        await pilot.press("f3")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "it asked first")
         words = str(app.screen.query_one("#words", Static).render())
         assert "The best move makes this game unrated for its player (ann" in words
@@ -162,14 +162,14 @@ async def test_a_game_helped_by_the_best_move_says_it_is_unrated_and_why(
         await until(pilot, lambda: app.screen is screen, "it let it be")
         await pilot.pause(0.3)
         assert screen.room.view["rated"], "still rated"
-        await pilot.press("B")
+        await pilot.press("f3")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "it asked again")
         await pilot.press("tab", "enter")
         await until(
             pilot, lambda: "Unrated" in str(screen.query_one("#rated").render()), "it said so"
         )
         assert "asked for the best move" in str(screen.query_one("#rated").render())
-        await pilot.press("B")
+        await pilot.press("f3")
         await pilot.pause(0.3)
         assert app.screen is screen, "once unrated, nothing more to ask"
 
@@ -187,7 +187,7 @@ async def test_the_lobby_and_the_score_card_show_ratings(player: Connection) -> 
     room.apply(await player.request(m.GetRoom(room=room.ref)))
     app = ParlourApp(player, room)
     async with app.run_test(size=SCREEN) as pilot:
-        await pilot.press("C")
+        await pilot.press("f7")
         await until(pilot, lambda: isinstance(app.screen, ScoreCardScreen), "the card showed")
         await pilot.pause()
         players = table_rows(app.screen.query_one("#by-player", DataTable))

@@ -166,7 +166,7 @@ async def test_a_finished_tribolo_game_replays_as_the_rules_give_it_with_charts(
     states = states_of(exported.text)
     app = ParlourApp(player, room)
     async with app.run_test(size=SCREEN) as pilot:
-        await pilot.press("A")
+        await pilot.press("f8")
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay opened")
         screen = replay_screen(app)
         assert screen.ply == screen.replay.last, "a replay opens at the end"

@@ -53,7 +53,7 @@ async def test_r_shows_the_rooms_rules_and_escape_closes_them(connection: Connec
     app = ParlourApp(connection, room)
     async with app.run_test(size=SCREEN) as pilot:
         screen_of(app)
-        await pilot.press("R")
+        await pilot.press("f12")
         await until(pilot, lambda: isinstance(app.screen, RulesScreen), "the rules showed")
         shown = app.screen.query_one(Markdown)
         assert "try to reach" in str(shown.source)

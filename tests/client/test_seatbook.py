@@ -149,7 +149,7 @@ async def test_quitting_asks_first_and_giving_up_hands_the_seat_to_the_computer(
         app = ParlourApp(connection, room, book=book)
         async with app.run_test(size=SCREEN) as pilot:
             await until(pilot, lambda: book.find(connection.url, room.ref) is not None, "kept")
-            await pilot.press("Q")
+            await pilot.press("f10")
             await until(pilot, lambda: isinstance(app.screen, QuitScreen), "asked")
             words = str(app.screen.query_one("#words", Static).render())
             port = connection.url.split(":")[2].split("/")[0]
@@ -157,7 +157,7 @@ async def test_quitting_asks_first_and_giving_up_hands_the_seat_to_the_computer(
             assert f"come back with\n{come_back}" in words
             await pilot.press("escape")
             await until(pilot, lambda: screen_of(app) is not None, "stayed")
-            await pilot.press("Q")
+            await pilot.press("f10")
             await until(pilot, lambda: isinstance(app.screen, QuitScreen), "asked again")
             await pilot.click("#give_up")
             await until(pilot, lambda: not app.is_running, "quit")

@@ -84,12 +84,17 @@ def test_parlour_play_tribolo_draws_a_board_in_a_terminal(tmux: Tmux) -> None:
         assert letter in drawn
     assert "Blue: ann (you)" in shown
     assert re.search(r"Blue \d+\s+Red \d+\s+Green \d+", shown)
-    tmux.run("send-keys", "-t", "play", "Q")
+    for sentence in ("Sorry, my cat walked on the keys", "Quit it, you"):
+        tmux.run("send-keys", "-t", "play", "-l", sentence)
+        tmux.run("send-keys", "-t", "play", "Enter")
+        tmux.wait_for(re.escape(f"ann (Blue): {sentence}"))
+    assert "Quit?" not in tmux.screen() and "Suggested" not in tmux.screen()
+    tmux.run("send-keys", "-t", "play", "F10")
     tmux.wait_for(r"Quit\? The game ends with this window")
     tmux.run("send-keys", "-t", "play", "y", "Enter")
     time.sleep(0.5)
     assert "Blue: ann (you)" in tmux.screen(), "a letter and Enter stay in the room"
-    tmux.run("send-keys", "-t", "play", "Q")
+    tmux.run("send-keys", "-t", "play", "F10")
     tmux.wait_for(r"Quit\? The game ends with this window")
     tmux.run("send-keys", "-t", "play", "Tab", "Enter")
     deadline = time.monotonic() + WAIT
@@ -99,13 +104,13 @@ def test_parlour_play_tribolo_draws_a_board_in_a_terminal(tmux: Tmux) -> None:
         except subprocess.CalledProcessError:
             return
         time.sleep(0.25)
-    raise AssertionError("Q, Tab and Enter did not quit")
+    raise AssertionError("F10, Tab and Enter did not quit")
 
 
 async def test_quitting_and_coming_back_with_the_same_command(
     server: ParlourServer, tmp_path: Path
 ) -> None:
-    """`parlour host` in a terminal: Q asks, says how to come back, and that command brings
+    """`parlour host` in a terminal: F10 asks, says how to come back, and that command brings
     the host back to its seat and to hosting; the token waits in a file only they can read."""
     terminal = Tmux()
     terminal.env["XDG_DATA_HOME"] = str(tmp_path)
@@ -116,7 +121,7 @@ async def test_quitting_and_coming_back_with_the_same_command(
         terminal.run("send-keys", "-t", "play", f"{host} --name ann", "Enter")
         shown = await wait_for(terminal, r"parlour join (\S+) --server")
         code = re.search(r"parlour join (\S+) --server", shown).group(1)  # type: ignore[union-attr]
-        terminal.run("send-keys", "-t", "play", "Q")
+        terminal.run("send-keys", "-t", "play", "F10")
         await wait_for(terminal, r"Your seats stay yours: come back with")
         terminal.run("send-keys", "-t", "play", "Tab", "Enter")
         printed = r"Come back with:  (\S+ -m parlour join \S+ --server \S+)"
