@@ -856,6 +856,8 @@ class ParlourApp(App[None]):
         border: thick $accent; background: $panel;
     }
     .dialog DataTable { height: auto; max-height: 16; }
+    #commands-dialog { width: 80; padding: 0 1; }
+    #commands-dialog OptionList { height: auto; max-height: 1fr; margin: 1 0; }
     #card, #question {
         height: auto; padding: 1 2; border: thick $accent; background: $panel;
     }

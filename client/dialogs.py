@@ -5,9 +5,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -221,7 +222,15 @@ class CommandsScreen(ModalScreen[str | None]):
         width = max((len(command.key) for command in self.commands), default=0)
         named = max((len(command.name) for command in self.commands), default=0)
         options = [
-            Option(f"{c.key:<{width}}  {c.name:<{named}}  {c.does}", id=c.action)
+            Option(
+                Text.assemble(
+                    (f"{c.key:<{width}}  {c.name:<{named}}  ", "bold"),
+                    c.does,
+                    no_wrap=True,
+                    overflow="ellipsis",
+                ),
+                id=c.action,
+            )
             for c in self.commands
         ]
         table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=True)
@@ -229,7 +238,7 @@ class CommandsScreen(ModalScreen[str | None]):
         table.add_column(ratio=1)
         for key, does in self.BOARD_KEYS:
             table.add_row(key, does)
-        with VerticalScroll(classes="dialog"):
+        with Vertical(classes="dialog", id="commands-dialog"):
             yield Label("Commands (Enter runs the one chosen)", classes="heading")
             yield OptionList(*options, id="commands")
             yield Label("On the board", classes="heading")
