@@ -432,6 +432,16 @@ class RoomModel:
             turn += f": try to reach the flashing frame ({target})"
         return f"{turn}   {scores}"
 
+    def seat_name(self, colour: str) -> str:
+        """A seat as a result names it: its person and colour (`Ann (Blue)`), or the
+        computer's."""
+        holder = self.holder(colour)
+        if holder.get("name"):
+            return f"{holder['name']} ({title(colour)})"
+        if holder.get("kind") == "bot":
+            return f"the computer ({title(colour)})"
+        return title(colour)
+
     def result(self) -> str:
         """The finished game's result, from the viewer's side where seated."""
         observation = self.observation or {}
@@ -440,11 +450,12 @@ class RoomModel:
             return "Game over: a draw."
         stuck = stuck_seat(observation)
         if stuck is not None:
-            return f"{title(stuck)} CAN'T MOVE! {title(winners[0])} wins."
+            stuck_name = self.seat_name(stuck).replace("the computer", "The computer")
+            return f"{stuck_name} CAN'T MOVE! {self.seat_name(winners[0])} wins."
         if self.seat is not None and not self.shared:
             if winners == [self.seat]:
                 return "Game over: you win!"
             if self.seat in winners:
                 return "Game over: you share the win."
-        names = " and ".join(title(colour) for colour in winners)
+        names = " and ".join(self.seat_name(colour) for colour in winners)
         return f"Game over: {names} {'wins' if len(winners) == 1 else 'share the win'}."

@@ -128,7 +128,9 @@ def test_the_status_line_and_result() -> None:
     assert won.status_line().startswith("Game over: you win!")
     loser = next(colour for colour in ("black", "white") if colour != winner)
     lost = RoomModel(view_of("othello", moves, you=loser), "r1", seat=loser).status_line()
-    assert lost.startswith(f"Game over: {winner.capitalize()} wins.")
+    assert lost.startswith(f"Game over: the computer ({winner.capitalize()}) wins.")
+    watched = RoomModel(view_of("othello", moves, you=winner), "r1").status_line()
+    assert watched.startswith(f"Game over: ann ({winner.capitalize()}) wins.")
 
 
 def played_out(game: str) -> list[str]:
@@ -221,7 +223,8 @@ def test_tripppin_says_what_its_original_said() -> None:
     over = RoomModel(ended, "r1")
     over.apply(m.RoomView(room=ended))
     assert over.status_line() == (
-        "Grey CAN'T MOVE! Blue wins.   Targets reached: Blue 0 of 5  Grey 1 of 5"
+        "ann (Grey) CAN'T MOVE! the computer (Blue) wins."
+        "   Targets reached: Blue 0 of 5  Grey 1 of 5"
     )
 
 
