@@ -287,6 +287,7 @@ class Lobby(Keeping, Known):
         if len(self.rooms) >= self.limits.max_rooms:
             raise refuse(ErrorCode.SERVER_FULL, "the server holds as many rooms as it may")
         board, options, initial = self._start_of(game, message)
+        made_at = int(self.wall())
         room = Room(
             id=self._new_room_id(),
             code=None if message.public else self._new_code(),
@@ -303,7 +304,8 @@ class Lobby(Keeping, Known):
             seats=[Seat(colour) for colour in game.seats],
             position=message.position,
             left_seats=LeftSeats(message.left_seats),
-            moved_at=int(self.wall()),
+            moved_at=made_at,
+            created_at=made_at,
             rated=message.rated,
         )
         self._register(room)

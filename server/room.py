@@ -220,6 +220,8 @@ class Room:
     kept for its people to come back to."""
     moved_at: int = 0
     """When the last move was made, or the room created before any, in Unix seconds."""
+    created_at: int = 0
+    """When the room was created, in Unix seconds: tells apart rooms that look alike."""
     rated: bool = True
     """Whether the room's games may be rated (protocol.md, 2.10)."""
     unrated_by: str | None = None
@@ -342,6 +344,7 @@ class Room:
             "left_seats": self.left_seats.value,
             "people": len(self.connections()),
             "moved_at": self.moved_at,
+            "created_at": self.created_at,
         }
 
     def view(self, conn: ConnId | None) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from parlour.protocol import messages as m
 from parlour.server import Limits, ServerConfig, running_server
+from parlour.server.records import restore_room, room_record
 from parlour.server.room import Holder, Status
 
 from .test_lobby import Table, answer
@@ -166,6 +167,33 @@ def test_summaries_say_how_many_people_are_in_and_when_the_room_last_moved() -> 
     assert (summary["people"], summary["moved_at"]) == (2, int(UNIX + table.clock.now))
     view = answer(table.lobby.handle(1, m.GetRoom(room=room)), 1).room
     assert view["people"] == 2 and view["moved_at"] == summary["moved_at"]
+
+
+def test_alike_rooms_are_told_apart_by_who_is_in_them_and_when_they_were_made() -> None:
+    table = Table()
+    table.lobby.wall = lambda: UNIX + table.clock.now
+    first = str(table.create(1, seat="red").room["room"])
+    table.clock.now += 90
+    second = str(table.create(2, seat="red").room["room"])
+    summaries = {
+        room["room"]: room for room in answer(table.lobby.handle(5, m.ListRooms()), 5).rooms
+    }
+    made = int(UNIX + 1000)
+    assert summaries[first]["created_at"] == made
+    assert summaries[second]["created_at"] == made + 90
+    assert summaries[first]["host"] == "Ann" and summaries[second]["host"] == "Bob"
+    seats = {seat["colour"]: seat["holder"] for seat in summaries[second]["seats"]}
+    assert seats["red"]["name"] == "Bob"
+    table.lobby.handle(2, m.FillBots(room=second))
+    table.lobby.handle(2, m.Start(room=second))
+    table.clock.now += 30
+    assert isinstance(
+        answer(table.lobby.handle(2, m.Move(room=second, version=0, move="e3")), 2), m.Ok
+    )
+    view = answer(table.lobby.handle(2, m.GetRoom(room=second)), 2).room
+    assert view["created_at"] == made + 90 and view["moved_at"] == made + 120
+    kept = restore_room(room_record(table.lobby.rooms[second]), table.clock.now)
+    assert kept.summary()["created_at"] == made + 90
 
 
 async def rooms_listed(client: Client) -> dict[str, dict[str, Any]]:
