@@ -560,7 +560,7 @@ class Lobby(Keeping, Known):
         if room.status is Status.WAITING or room.left_seats is LeftSeats.OPEN:
             seat.open()
         else:
-            seat.seat_bot(seat.level or default_level(room.game.name))
+            seat.seat_bot(self._room_level(room))
         room.record_seat_change(seat)
 
     def _host_action(self, conn: ConnId, message: m.FillBots | m.Start) -> Outbox:
@@ -571,7 +571,8 @@ class Lobby(Keeping, Known):
             raise refuse(ErrorCode.NOT_WAITING, "the game has begun")
         outbox: Outbox = [(conn, m.Ok(id=message.id))]
         if isinstance(message, m.FillBots):
-            level = self._level(room, message.level)
+            level = self._level(room, message.level, default_level(room.game.name))
+            room.bot_level = level
             for seat in room.seats:
                 if seat.holder is Holder.OPEN:
                     seat.seat_bot(level)
@@ -601,7 +602,10 @@ class Lobby(Keeping, Known):
             )
         before = seat.describe()
         if message.holder == "bot":
-            self._to_computer(room, seat, self._level(room, message.level), own=own)
+            level = self._level(room, message.level, self._room_level(room))
+            if not seat.belongs_to_person:
+                room.bot_level = level
+            self._to_computer(room, seat, level, own=own)
         elif message.holder == "human":
             if own:
                 seat.take_back()
@@ -663,10 +667,13 @@ class Lobby(Keeping, Known):
         changed, self._reseated = self._reseated, set()
         return changed
 
-    def _level(self, room: Room, level: str | None) -> str:
+    @staticmethod
+    def _level(room: Room, level: str | None, otherwise: str) -> str:
+        """The level asked for, `otherwise` where none is; `no_such_level` if the game's
+        bots do not play at it."""
         levels = levels_for(room.game.name)
         if level is None:
-            return default_level(room.game.name)
+            return otherwise
         if level not in levels:
             raise refuse(
                 ErrorCode.NO_SUCH_LEVEL,
@@ -674,6 +681,12 @@ class Lobby(Keeping, Known):
                 levels=list(levels),
             )
         return level
+
+    @staticmethod
+    def _room_level(room: Room) -> str:
+        """The level the computer takes a person's seat at (a stand-in, a seat given up):
+        the one the room's computer seats were last set to, else the game's default."""
+        return room.bot_level or default_level(room.game.name)
 
     def _start(self, room: Room, conn: ConnId, call: str | None) -> None:
         open_seats = [seat.colour for seat in room.seats if seat.holder is Holder.OPEN]
@@ -916,7 +929,7 @@ class Lobby(Keeping, Known):
                 and away is not None
                 and now - away >= room.standin_after
             ):
-                seat.holder, seat.level = Holder.STANDIN, levels_for(room.game.name)[-1]
+                seat.holder, seat.level = Holder.STANDIN, self._room_level(room)
                 room.stood_in.add(seat.colour)
                 room.record_seat_change(seat)
                 outbox += self._seat_told(room, seat, by=None)

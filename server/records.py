@@ -49,6 +49,7 @@ def room_record(room: Room) -> dict[str, Any]:
         "first_by_coin": room.first_by_coin,
         "coin": None if room.coin is None else room.coin.describe(),
         "seat_log": [[change.after, change.colour, change.holder] for change in room.seat_log],
+        "bot_level": room.bot_level,
         "rated": room.rated,
         "unrated_by": room.unrated_by,
         "rating_changes": room.rating_changes,
@@ -141,6 +142,7 @@ def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
         dormant=bool(record.get("dormant", False)),
         moved_at=int(record.get("moved_at", wall)),
         created_at=int(record.get("created_at", record.get("moved_at", wall))),
+        bot_level=_optional_text(record.get("bot_level")) or _computer_level(seats),
         rated=bool(record.get("rated", True)),
         unrated_by=_optional_text(record.get("unrated_by")),
         rating_changes=_rating_changes(record.get("rating_changes")),
@@ -163,6 +165,14 @@ def _coin(value: Any) -> CoinToss | None:
         return None
     return CoinToss(
         str(value["by"]), str(value["call"]), str(value["landed"]), str(value["first"])
+    )
+
+
+def _computer_level(seats: list[Seat]) -> str | None:
+    """The level of the first computer seat that is nobody's: the room's level, for a
+    record from before it was kept."""
+    return next(
+        (seat.level for seat in seats if seat.holder is Holder.BOT and seat.token is None), None
     )
 
 

@@ -222,6 +222,9 @@ class Room:
     """When the last move was made, or the room created before any, in Unix seconds."""
     created_at: int = 0
     """When the room was created, in Unix seconds: tells apart rooms that look alike."""
+    bot_level: str | None = None
+    """The level last given to a computer seat that is nobody's (`fill_bots`, `set_seat`):
+    the room's level, at which stand-ins play (protocol.md, 2.3)."""
     rated: bool = True
     """Whether the room's games may be rated (protocol.md, 2.10)."""
     unrated_by: str | None = None
