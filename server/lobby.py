@@ -32,7 +32,8 @@ from .scores import Result, result_of
 MAX_ROOMS: Final = 1000
 MAX_HOSTED: Final = 3
 IDLE_CLOSE: Final = 600.0
-UNLIST_AFTER: Final = 300.0
+UNLIST_AFTER: Final = 10.0
+CLOSE_FINISHED_AFTER: Final = 300.0
 ROOM_ID_BYTES: Final = 6
 ROOM_ID_LENGTH: Final = 8
 """Characters in a room's id: `ROOM_ID_BYTES` as URL-safe base 64. A longer ref is a code."""
@@ -93,8 +94,12 @@ class Limits:
     """How long a room nobody is connected to lives: then it closes, and its tokens and
     code stop working."""
     unlist_after: float = UNLIST_AFTER
-    """How long a public room nobody is connected to stays in the lobby's list: then a
-    finished one closes, and one not finished is kept for its people, unlisted."""
+    """How long a public room nobody is connected to stays in the lobby's list: long enough
+    for a page reloaded or a connection made again, and no longer, for nobody can play in
+    it. It is kept for its people, unlisted, until they come back."""
+    close_finished_after: float = CLOSE_FINISHED_AFTER
+    """How long a finished public room nobody is connected to is kept: its game is on the
+    score cards, and its people may still start another."""
     guesses: int = GUESS_LIMIT
     guess_window: float = GUESS_WINDOW
     """An address that names `guesses` rooms that are not there within `guess_window`
@@ -894,15 +899,15 @@ class Lobby(Keeping, Known):
     # Time and bots.
 
     def tick(self) -> Outbox:
-        """Hand long-dropped seats to stand-in bots, take public rooms nobody has been in
-        for a while out of the list, and close rooms nobody has been in for longer."""
+        """Hand long-dropped seats to stand-in bots, take public rooms nobody is in out of
+        the list, and close rooms nobody has been in for a while."""
         now = self.clock()
         outbox: Outbox = []
         for room in list(self.rooms.values()):
             if room.empty_since is not None:
                 empty = now - room.empty_since
                 if empty >= self.limits.idle_close or (
-                    empty >= self.limits.unlist_after
+                    empty >= self.limits.close_finished_after
                     and room.public
                     and room.status is Status.FINISHED
                 ):

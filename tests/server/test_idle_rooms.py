@@ -73,7 +73,7 @@ def test_a_public_room_left_empty_leaves_the_list_and_waits_for_its_people() -> 
     table.lobby.bot_turns()
     table.lobby.disconnect(1)
     table.lobby.take_unsaved()
-    table.clock.now += 299
+    table.clock.now += 9
     table.lobby.tick()
     assert listed(table) == [room]
     table.clock.now += 1
@@ -92,6 +92,40 @@ def test_a_public_room_left_empty_leaves_the_list_and_waits_for_its_people() -> 
     assert listed(table) == [room]
     (turn,) = table.lobby.bot_turns()
     assert turn.colour == "red"
+
+
+def test_rooms_nobody_is_in_leave_the_list_within_seconds_whatever_is_left_in_them() -> None:
+    table = Table()
+    for conn, name in ((6, "Fay"), (7, "Gus")):
+        table.lobby.handle(conn, m.Hello(version=1, name=name))
+    waiting = str(table.create(1).room["room"])
+    table.lobby.handle(1, m.Leave(room=waiting))
+    computers, _ = playing_with_bots(table, conn=2, board=8)
+    table.lobby.handle(2, m.Leave(room=computers, give_up=True))
+    standins = str(table.create(3, seat="red", standin_after=5).room["room"])
+    table.lobby.handle(3, m.FillBots(room=standins))
+    table.lobby.handle(3, m.Start(room=standins))
+    table.lobby.disconnect(3)
+    watched, _ = playing_with_bots(table, conn=4, board=9)
+    table.lobby.handle(5, m.Spectate(room=watched))
+    table.lobby.disconnect(4)
+    reloaded = table.create(6, board=10)
+    table.lobby.disconnect(6)
+    table.clock.now += 5
+    table.lobby.tick()
+    assert table.lobby.rooms[standins].seats[1].holder is Holder.STANDIN
+    table.join(7, str(reloaded.room["room"]), token=reloaded.token)
+    table.clock.now += 4.9
+    table.lobby.tick()
+    everyone = {waiting, computers, standins, watched, str(reloaded.room["room"])}
+    assert set(listed(table)) == everyone
+    table.clock.now += 0.1
+    table.lobby.tick()
+    assert set(listed(table)) == {watched, str(reloaded.room["room"])}, (
+        "the rooms nobody is in have left the list; a watcher or a reload keeps one in it"
+    )
+    table.lobby.handle(1, m.Spectate(room=computers))
+    assert computers in listed(table), "listed again as soon as anyone is in it"
 
 
 def test_a_finished_public_room_left_empty_is_closed_with_its_game_counted() -> None:
