@@ -782,6 +782,7 @@ class Lobby(Keeping, Known):
         result = None
         if after.is_over:
             room.status = Status.FINISHED
+            room.note_players()
             result = result_of(room, game_file_of(room).text())
             self._results.append(result)
         passed = [room.seats[index].colour for index in after.passed]

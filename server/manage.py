@@ -93,6 +93,8 @@ def load(room: Room, loaded: GameFile) -> None:
     room.undone = 0
     room.seats_at_start = loaded.tags.get("Seats") or room.holders_text()
     room.seat_log = list(loaded.seat_changes)
+    room.played_by = {}
+    room.note_players()
     room.unrated_by = "the game was loaded"
     room.version += 1
     room.moves_since = room.version

@@ -45,6 +45,7 @@ def room_record(room: Room) -> dict[str, Any]:
         "created_at": room.created_at,
         "dormant": room.dormant,
         "changed_hands": sorted(room.changed_hands),
+        "played_by": {colour: list(players) for colour, players in room.played_by.items()},
         "seats_at_start": room.seats_at_start,
         "first_by_coin": room.first_by_coin,
         "coin": None if room.coin is None else room.coin.describe(),
@@ -130,6 +131,10 @@ def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
         stood_in={str(colour) for colour in record.get("stood_in", [])},
         left_seats=LeftSeats(record.get("left_seats", LeftSeats.BOT.value)),
         changed_hands={str(colour) for colour in record.get("changed_hands", [])},
+        played_by={
+            str(colour): [str(player) for player in players]
+            for colour, players in record.get("played_by", {}).items()
+        },
         seats_at_start=_optional_text(record.get("seats_at_start")),
         first_by_coin=bool(record.get("first_by_coin", False)),
         coin=_coin(record.get("coin")),

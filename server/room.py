@@ -207,6 +207,9 @@ class Room:
     """The seats that changed hands during this game, in order."""
     changed_hands: set[str] = field(default_factory=set)
     """Colours whose holder changed during this game: they count for nobody's score card."""
+    played_by: dict[str, list[str]] = field(default_factory=dict)
+    """Each colour's players (ids) who held it during this game, in order: the game is in
+    each one's list of games, though the computer played their seat at the end."""
     seats_at_start: str | None = None
     """Who held the seats when this game began, as a game file's `Seats` tag."""
     coin: CoinToss | None = None
@@ -275,6 +278,17 @@ class Room:
         if self.status is Status.PLAYING:
             self.seat_log.append(SeatChange(len(self.moves), seat.colour, seat.holder_text()))
             self.changed_hands.add(seat.colour)
+            self.note_players()
+
+    def note_players(self) -> None:
+        """Note the players who hold the seats now among those who held them this game, the
+        one who held each last at the end."""
+        for seat in self.seats:
+            held = self.played_by.setdefault(seat.colour, [])
+            if seat.player is not None and held[-1:] != [seat.player]:
+                if seat.player in held:
+                    held.remove(seat.player)
+                held.append(seat.player)
 
     def why_unrated(self) -> str | None:
         """Why this game does not count for ratings, in words; None if it does (the rules
@@ -315,6 +329,8 @@ class Room:
         self.seats_at_start = self.holders_text()
         self.seat_log = []
         self.changed_hands = {seat.colour for seat in self.seats if seat.holder is Holder.STANDIN}
+        self.played_by = {}
+        self.note_players()
 
     def seat_named(self, colour: str) -> Seat | None:
         return next((seat for seat in self.seats if seat.colour == colour), None)
