@@ -229,6 +229,7 @@ class NewGame(Message):
     room: str = spec(ROOM_REF)
     board: int | None = spec(BOARD_NUMBER, None)
     call: str | None = spec(Choice(COIN_SIDES), None)
+    rotate: bool = spec(BOOL, False)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -88,13 +88,19 @@ class Keeping:
         return self._propose(conn, message.id, room, seats, kind="undo", keep=keep)
 
     def _new_game(self, conn: ConnId, message: m.NewGame) -> Outbox:
-        """Start again with the same seats: at once after a finished game, else by consent."""
+        """Start again with the same seats: at once after a finished game, else by consent.
+        A rematch may rotate the seats, after a finished game only."""
         room, seats = self._asking_person(conn, message.room)
         if room.status is Status.WAITING:
             raise refuse(ErrorCode.NOT_STARTED, "the game has not started")
+        if message.rotate and room.status is not Status.FINISHED:
+            raise refuse(
+                ErrorCode.NOT_FINISHED,
+                "the seats are rotated for a rematch, once the game is over",
+            )
         call = self._call(room, conn, message)
         if room.status is Status.FINISHED:
-            self._carry_out(room, "new_game", 0, message.board, call)
+            self._carry_out(room, "new_game", 0, message.board, call, rotate=message.rotate)
             return [(conn, m.Ok(id=message.id)), *self._broadcast_view(room)]
         return self._propose(
             conn, message.id, room, seats, kind="new_game", board=message.board, call=call
@@ -209,15 +215,24 @@ class Keeping:
         return [(member, ended) for member in sorted(room.connections())]
 
     def _carry_out(
-        self, room: Room, kind: str, keep: int, board: int | None, call: tuple[str, str] | None
+        self,
+        room: Room,
+        kind: str,
+        keep: int,
+        board: int | None,
+        call: tuple[str, str] | None,
+        *,
+        rotate: bool = False,
     ) -> None:
         if kind == "undo":
             manage.rewind(room, keep)
             room.friendly("a move was taken back")
             return
-        manage.restart(room, board)
+        manage.restart(room, board, rotate=rotate)
         if call is not None:
             caller, side = call
+            if rotate:
+                caller = manage.next_colour(room, caller)
             manage.toss_for_first(room, caller, side, self.coin())
 
     def _chat(self, conn: ConnId, message: m.Chat) -> Outbox:

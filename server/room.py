@@ -130,6 +130,18 @@ class Seat:
         """The seat's own person plays it again."""
         self.holder, self.level, self.dropped_at = Holder.HUMAN, None, None
 
+    def take_over(self, other: "Seat") -> None:
+        """Whoever holds `other` holds this seat instead, with their token and connection."""
+        self.holder, self.name, self.token, self.conn = (
+            other.holder,
+            other.name,
+            other.token,
+            other.conn,
+        )
+        self.level, self.dropped_at = other.level, other.dropped_at
+        self.player, self.rating = other.player, other.rating
+        self.changes += 1
+
 
 @dataclass
 class Proposal:
@@ -215,7 +227,8 @@ class Room:
     coin: CoinToss | None = None
     """The coin tossed for who moved first in this game, if one was."""
     first_by_coin: bool = False
-    """Whether the first player was left to the coin, whose toss named it in `options`."""
+    """Whether the first player is left to chance (the coin, or the deal) though `options`
+    names this game's: the coin's call, or a rematch with the seats rotated, named it."""
     empty_since: float | None = None
     """Since when nobody has been connected to the room, on the lobby's clock."""
     dormant: bool = False
