@@ -352,12 +352,14 @@ class Joined(Message):
     token: str = spec(STR)
     host: bool = spec(BOOL)
     code: str | None = spec(STR, None)
+    history: list[Any] | None = spec(ANY, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Watching(Message):
     TYPE = "watching"
     room: dict[str, Any] = spec(ANY)
+    history: list[Any] | None = spec(ANY, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -23,6 +23,7 @@ from parlour.rules.dealing import MAX_BOARD_NUMBER
 from .answers import Outbox, refuse, running
 from .archive import Archive, ArchiveAsk
 from .guesses import GUESS_LIMIT, GUESS_WINDOW, GuessLimit
+from .history import MOVE, OVER, SEAT, STARTED
 from .keeping import Keeping
 from .known import Known, ReplayAsked
 from .manage import game_file_of
@@ -319,6 +320,7 @@ class Lobby(Keeping, Known):
         if seat is not None:
             name = self.names[conn]
             seat.seat_human(name, room.host_token, conn, self.player_of(conn, name))
+            self._note_seat(room, seat, by=name)
         else:
             room.spectators.add(conn)
         self._enter(room, conn)
@@ -468,6 +470,7 @@ class Lobby(Keeping, Known):
             token=token,
             host=hosting,
             code=room.code if hosting else None,
+            history=room.history.window(),
         )
 
     # Seats.
@@ -546,7 +549,8 @@ class Lobby(Keeping, Known):
         if not room.owned_by(conn):
             room.spectators.add(conn)
         self._enter(room, conn)
-        return [(conn, m.Watching(id=message.id, room=room.view(conn)))]
+        watching = m.Watching(id=message.id, room=room.view(conn), history=room.history.window())
+        return [(conn, watching)]
 
     def _leave(self, conn: ConnId, message: m.Leave) -> Outbox:
         """Out of the room: the seats stay the person's, unless they give them up."""
@@ -582,6 +586,7 @@ class Lobby(Keeping, Known):
                 if seat.holder is Holder.OPEN:
                     seat.seat_bot(level)
                     room.record_seat_change(seat)
+                    self._note_seat(room, seat, by=self.names[conn])
         else:
             self._start(room, conn, message.call)
         outbox += self._show_ratings(room)
@@ -657,14 +662,19 @@ class Lobby(Keeping, Known):
     def _seat_told(self, room: Room, seat: Seat, by: str | None) -> Outbox:
         """`seat_set` to everyone in the room; `by` None for the server's own doing."""
         self._reseated.add((room.id, seat.colour))
+        entry = self._note_seat(room, seat, by)
         notice = m.SeatSet(
-            room=room.id,
-            seat=seat.colour,
-            holder=seat.describe()["holder"],
-            by=by,
-            after=None if room.status is Status.WAITING else len(room.moves),
+            room=room.id, seat=seat.colour, holder=entry["holder"], by=by, after=entry["after"]
         )
         return [(member, notice) for member in sorted(room.connections())]
+
+    def _note_seat(self, room: Room, seat: Seat, by: str | None) -> dict[str, Any]:
+        """A seat's change in the room's history: its new holder, who changed it, when."""
+        after = None if room.status is Status.WAITING else len(room.moves)
+        holder = seat.describe()["holder"]
+        room.history.add(SEAT, self.wall(), seat=seat.colour, holder=holder, by=by, after=after)
+        self._unsaved.add(room.id)
+        return {"holder": holder, "after": after}
 
     def seats_changed(self) -> set[tuple[str, str]]:
         """The seats (room, colour) that changed since the last call: their bots' searches
@@ -706,6 +716,8 @@ class Lobby(Keeping, Known):
         room.state = room.initial
         room.status = Status.FINISHED if room.state.is_over else Status.PLAYING
         room.begin_record()
+        coin = None if room.coin is None else room.coin.describe()
+        room.history.add(STARTED, self.wall(), first=room.first_colour(), coin=coin)
 
     @staticmethod
     def _no_such_seat(title: str, colour: str, seats: tuple[str, ...]) -> ProtocolError:
@@ -779,13 +791,24 @@ class Lobby(Keeping, Known):
         room.moves.append(played)
         room.undone = 0
         room.moved_at = int(self.wall())
+        passed = [room.seats[index].colour for index in after.passed]
+        room.history.add(
+            MOVE,
+            room.moved_at,
+            seat=seat.colour,
+            move=played,
+            version=room.version,
+            passed=passed,
+            name=seat.name if seat.belongs_to_person else None,
+            level=seat.level if seat.plays_as_bot else None,
+        )
         result = None
         if after.is_over:
             room.status = Status.FINISHED
             room.note_players()
             result = result_of(room, game_file_of(room).text())
             self._results.append(result)
-        passed = [room.seats[index].colour for index in after.passed]
+            self._note_over(room, after)
         self._changed.add(room.id)
         self._unsaved.add(room.id)
         updates: dict[int | None, m.Update] = {}
@@ -806,6 +829,19 @@ class Lobby(Keeping, Known):
         if result is not None:
             outbox += self._rate(room, result)
         return outbox
+
+    def _note_over(self, room: Room, state: State[Any]) -> None:
+        """The end of a game in the room's history: the winners, the scores, and the person
+        whose each seat was (None for a computer's own)."""
+        room.history.add(
+            OVER,
+            self.wall(),
+            winners=[room.seats[index].colour for index in state.winners()],
+            scores=dict(zip(room.game.seats, state.scores(), strict=True)),
+            names={
+                seat.colour: seat.name if seat.belongs_to_person else None for seat in room.seats
+            },
+        )
 
     def _room_changed(self, room: Room) -> None:
         self._unsaved.add(room.id)

@@ -1,7 +1,8 @@
 """A room's durable fields as a JSON-compatible record, and the room rebuilt from one.
 
 The record keeps what a restart must not lose: the game, options and board it was dealt
-from, the host and the seats with their tokens, and every move. Connections are not kept:
+from, the host and the seats with their tokens, every move, and the room's history (what
+happened in it lately, chat included). Connections are not kept:
 a restored room has everyone disconnected until they come back with their tokens.
 """
 
@@ -10,6 +11,7 @@ from typing import Any, Final
 from parlour.rules import GAMES, RulesError
 from parlour.rules.gamefile import SeatChange
 
+from .history import History
 from .room import CoinToss, Holder, LeftSeats, Room, Seat, Status
 
 RECORD_VERSION: Final = 1
@@ -54,6 +56,7 @@ def room_record(room: Room) -> dict[str, Any]:
         "rated": room.rated,
         "unrated_by": room.unrated_by,
         "rating_changes": room.rating_changes,
+        "history": room.history.window(),
         "seats": [
             {
                 "colour": seat.colour,
@@ -151,6 +154,7 @@ def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
         rated=bool(record.get("rated", True)),
         unrated_by=_optional_text(record.get("unrated_by")),
         rating_changes=_rating_changes(record.get("rating_changes")),
+        history=History.restored(record.get("history")),
     )
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from parlour.rules import Game, State
 from parlour.rules.gamefile import SeatChange
 
+from .history import History
 from .ratings import computer_player
 
 ConnId = int
@@ -247,6 +248,8 @@ class Room:
     """What made this game friendly: a hint asked for, an undo, a game loaded."""
     rating_changes: dict[str, dict[str, int]] | None = None
     """After a rated game ends and its ratings are kept: each colour's before and after."""
+    history: History = field(default_factory=History)
+    """What happened in the room lately, for those who come in (protocol.md 2.11)."""
     _observed: tuple[State[Any] | None, dict[int | None, dict[str, Any]]] = field(
         default_factory=lambda: (None, {}), repr=False, compare=False
     )
@@ -344,6 +347,10 @@ class Room:
         self.changed_hands = {seat.colour for seat in self.seats if seat.holder is Holder.STANDIN}
         self.played_by = {}
         self.note_players()
+
+    def first_colour(self) -> str:
+        """The colour that moves first in this game."""
+        return self.seats[self.initial.to_move].colour
 
     def seat_named(self, colour: str) -> Seat | None:
         return next((seat for seat in self.seats if seat.colour == colour), None)
