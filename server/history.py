@@ -6,6 +6,7 @@ the server's time `at` (Unix seconds), then the fields of its kind. The clients 
 into the lines of their logs.
 """
 
+import json
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -39,15 +40,28 @@ class History:
     entries: deque[Entry] = field(default_factory=lambda: deque(maxlen=HISTORY_LIMIT))
     made: int = 0
     """Entries ever made in the room: the number of the newest."""
+    texts: deque[str] = field(default_factory=lambda: deque(maxlen=HISTORY_LIMIT))
+    """Each entry as JSON, made once: the room's record is written after every change, and
+    encoding the whole window each time would cost five times the rest of the write."""
+
+    def __post_init__(self) -> None:
+        if len(self.texts) != len(self.entries):
+            self.texts = deque(map(_text, self.entries), maxlen=HISTORY_LIMIT)
 
     def add(self, kind: str, at: float, **fields: Any) -> None:
         """Note an entry of `kind` at the Unix time `at`; the oldest goes past the limit."""
         self.made += 1
-        self.entries.append({"kind": kind, "n": self.made, "at": int(at), **fields})
+        entry = {"kind": kind, "n": self.made, "at": int(at), **fields}
+        self.entries.append(entry)
+        self.texts.append(_text(entry))
 
     def window(self) -> list[Entry]:
         """The entries kept, oldest first, as the wire carries them."""
         return list(self.entries)
+
+    def json(self) -> str:
+        """The window as a JSON array, as `json.dumps` would write it."""
+        return "[" + ",".join(self.texts) + "]"
 
     @classmethod
     def restored(cls, stored: Any) -> "History":
@@ -59,6 +73,10 @@ class History:
         entries = list(_entries(stored))[-HISTORY_LIMIT:]
         made = int(entries[-1]["n"]) if entries else 0
         return cls(deque(entries, maxlen=HISTORY_LIMIT), made)
+
+
+def _text(entry: Entry) -> str:
+    return json.dumps(entry, separators=(",", ":"))
 
 
 def _entries(stored: Iterable[Any]) -> Iterable[Entry]:

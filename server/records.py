@@ -6,6 +6,8 @@ happened in it lately, chat included). Connections are not kept:
 a restored room has everyone disconnected until they come back with their tokens.
 """
 
+import json
+from dataclasses import dataclass
 from typing import Any, Final
 
 from parlour.rules import GAMES, RulesError
@@ -21,9 +23,24 @@ class RecordError(ValueError):
     """A stored record that does not make a room."""
 
 
-def room_record(room: Room) -> dict[str, Any]:
-    """What a restart needs of `room`."""
-    return {
+@dataclass(frozen=True, slots=True)
+class RecordText:
+    """A room's record as the JSON text a store keeps."""
+
+    id: str
+    text: str
+
+
+def record_text(room: Room) -> RecordText:
+    """`room_record` as compact JSON, its history's entries as they were encoded once."""
+    record = room_record(room, history=False)
+    body = json.dumps(record, separators=(",", ":"), check_circular=False)
+    return RecordText(room.id, f'{body[:-1]},"history":{room.history.json()}}}')
+
+
+def room_record(room: Room, *, history: bool = True) -> dict[str, Any]:
+    """What a restart needs of `room` (without its history where `history` is false)."""
+    record = {
         "record": RECORD_VERSION,
         "id": room.id,
         "code": room.code,
@@ -56,7 +73,6 @@ def room_record(room: Room) -> dict[str, Any]:
         "rated": room.rated,
         "unrated_by": room.unrated_by,
         "rating_changes": room.rating_changes,
-        "history": room.history.window(),
         "seats": [
             {
                 "colour": seat.colour,
@@ -69,6 +85,9 @@ def room_record(room: Room) -> dict[str, Any]:
             for seat in room.seats
         ],
     }
+    if history:
+        record["history"] = room.history.window()
+    return record
 
 
 def restore_room(record: dict[str, Any], now: float, wall: float = 0.0) -> Room:

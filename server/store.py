@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .ratings import COMPUTER, NEW, Rating, is_computer, ranks_of, rate_players
+from .records import RecordText
 from .scores import CHANGED, COMPUTER_NAME, Result, best_of, record_id
 
 log = logging.getLogger("parlour.server")
@@ -170,14 +171,19 @@ class Store:
 
     def save(
         self,
-        records: Iterable[dict[str, Any]],
+        records: Iterable[dict[str, Any] | RecordText],
         closed: Iterable[str] = (),
         results: Iterable[Result] = (),
     ) -> None:
-        """Write changed rooms, forget closed ones and keep finished games' results, all in
-        one transaction."""
+        """Write changed rooms (their records, or those records' JSON), forget closed ones
+        and keep finished games' results, all in one transaction."""
         now = time.time()
-        rows = [(record["id"], _compact(record), now) for record in records]
+        rows = [
+            (record.id, record.text, now)
+            if isinstance(record, RecordText)
+            else (record["id"], _compact(record), now)
+            for record in records
+        ]
         gone = [(room_id,) for room_id in closed]
         finished = list(results)
         if len(rows) == 1 and not gone and not finished:

@@ -1,13 +1,14 @@
 """A room's history (protocol.md 2.11): what happened in it lately, kept with the room and
 sent to a connection that joins, watches or comes back."""
 
+import json
 from typing import Any
 
 import pytest
 
 from parlour.protocol import messages as m
 from parlour.server.history import HISTORY_LIMIT
-from parlour.server.records import RecordError, restore_room, room_record
+from parlour.server.records import RecordError, record_text, restore_room, room_record
 from parlour.server.room import Status
 
 from .test_lobby import Table, answer
@@ -173,7 +174,8 @@ def test_the_window_keeps_the_last_entries_and_goes_with_the_room_record() -> No
     assert window[-1]["text"] == f"line {HISTORY_LIMIT + 49}"
     unsaved = table.lobby.take_unsaved()
     assert [each.id for each in unsaved.rooms] == [room], "chat is stored before it is told"
-    again = restore_room(room_record(held), table.clock.now)
+    assert json.loads(record_text(held).text) == room_record(held), "the JSON a store keeps"
+    again = restore_room(json.loads(record_text(held).text), table.clock.now)
     assert again.history.window() == window
     table.lobby.release(room)
     table.lobby.restore([again])
