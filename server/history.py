@@ -24,7 +24,6 @@ NEW_GAME: Final = "new_game"
 UNDO: Final = "undo"
 LOADED: Final = "loaded"
 PROPOSAL: Final = "proposal"
-KINDS: Final = (MOVE, SEAT, CHAT, STARTED, OVER, NEW_GAME, UNDO, LOADED, PROPOSAL)
 
 Entry = dict[str, Any]
 

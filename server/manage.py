@@ -60,7 +60,7 @@ def restart(room: Room, board: int | None = None, *, rotate: bool = False) -> No
     With `rotate`, every seat's holder moves to the next seat in turn order, and the colour
     that moved first moves first again, so that the first move changes hands.
     """
-    first_colour = room.seats[room.initial.to_move].colour
+    first_colour = room.first_colour()
     if rotate:
         rotate_seats(room)
     if room.position is not None and board is None:

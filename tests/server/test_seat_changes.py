@@ -390,7 +390,9 @@ def test_stand_ins_and_seats_given_up_play_at_the_rooms_level() -> None:
     assert (mine.holder, mine.level, mine.name) == (Holder.BOT, "hard", "Ann"), (
         "a seat handed to the computer with no level named: the room's level"
     )
-    assert other.lobby.rooms[room].bot_level == "hard", "a person's seat sets no level"
+    other.lobby.handle(1, m.SetSeat(room=room, seat="blue", holder="bot", level="expert"))
+    assert mine.level == "expert"
+    assert other.lobby.rooms[room].bot_level == "hard", "a person's seat sets no room level"
 
     people = Table()
     room = people.full_room()
