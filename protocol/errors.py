@@ -36,6 +36,7 @@ class ErrorCode(StrEnum):
     NOTHING_TO_UNDO = "nothing_to_undo"
     NO_SUCH_PROPOSAL = "no_such_proposal"
     NOT_AT_START = "not_at_start"
+    NOT_FINISHED = "not_finished"
     NAME_TAKEN = "name_taken"
     NOT_BEST = "not_best"
     NO_SUCH_SAVE = "no_such_save"

@@ -229,6 +229,7 @@ class NewGame(Message):
     room: str = spec(ROOM_REF)
     board: int | None = spec(BOARD_NUMBER, None)
     call: str | None = spec(Choice(COIN_SIDES), None)
+    rotate: bool = spec(BOOL, False)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -351,12 +352,14 @@ class Joined(Message):
     token: str = spec(STR)
     host: bool = spec(BOOL)
     code: str | None = spec(STR, None)
+    history: list[Any] | None = spec(ANY, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Watching(Message):
     TYPE = "watching"
     room: dict[str, Any] = spec(ANY)
+    history: list[Any] | None = spec(ANY, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

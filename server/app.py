@@ -41,7 +41,7 @@ from .known import ReplayAsked
 from .lobby import BotTurn, Limits, Lobby, SuggestionAsked
 from .metrics import Metrics
 from .reach import reachable
-from .records import RecordError, restore_room, room_record
+from .records import RecordError, record_text, restore_room
 from .room import ConnId, Status
 from .routes import http_router
 from .static import WebSite
@@ -196,7 +196,7 @@ class ParlourServer:
         unsaved = self.lobby.take_unsaved()
         if not (unsaved.rooms or unsaved.closed or unsaved.results):
             return
-        records = [room_record(room) for room in unsaved.rooms]
+        records = [record_text(room) for room in unsaved.rooms]
         try:
             self.store.save(records, unsaved.closed, unsaved.results)
         except Exception:

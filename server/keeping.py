@@ -26,6 +26,7 @@ from .archive import (
     ScoreCardQuery,
     answer,
 )
+from .history import CHAT, LOADED, NEW_GAME, PROPOSAL, UNDO
 from .manage import game_file_of
 from .room import ConnId, Holder, Proposal, Room, Seat, Status
 from .scores import preset_of
@@ -39,6 +40,7 @@ class Keeping:
 
     names: dict[ConnId, str]
     clock: Callable[[], float]
+    wall: Callable[[], float]
     secret: Callable[[int], str]
     coin: Callable[[], str]
     archive: Archive | None
@@ -59,6 +61,9 @@ class Keeping:
         raise NotImplementedError
 
     def _broadcast_view(self, room: Room, but: ConnId | None = None) -> Outbox:
+        raise NotImplementedError
+
+    def _room_changed(self, room: Room) -> None:
         raise NotImplementedError
 
     def _helped(self, room: Room, seat: Seat, what: str) -> Outbox:
@@ -88,13 +93,19 @@ class Keeping:
         return self._propose(conn, message.id, room, seats, kind="undo", keep=keep)
 
     def _new_game(self, conn: ConnId, message: m.NewGame) -> Outbox:
-        """Start again with the same seats: at once after a finished game, else by consent."""
+        """Start again with the same seats: at once after a finished game, else by consent.
+        A rematch may rotate the seats, after a finished game only."""
         room, seats = self._asking_person(conn, message.room)
         if room.status is Status.WAITING:
             raise refuse(ErrorCode.NOT_STARTED, "the game has not started")
+        if message.rotate and room.status is not Status.FINISHED:
+            raise refuse(
+                ErrorCode.NOT_FINISHED,
+                "the seats are rotated for a rematch, once the game is over",
+            )
         call = self._call(room, conn, message)
         if room.status is Status.FINISHED:
-            self._carry_out(room, "new_game", 0, message.board, call)
+            self._carry_out(room, "new_game", 0, message.board, call, rotate=message.rotate)
             return [(conn, m.Ok(id=message.id)), *self._broadcast_view(room)]
         return self._propose(
             conn, message.id, room, seats, kind="new_game", board=message.board, call=call
@@ -203,22 +214,44 @@ class Keeping:
         assert proposal is not None
         room.proposal = None
         self._changed.add(room.id)
+        if outcome != "accepted":
+            room.history.add(PROPOSAL, self.wall(), proposal=proposal.kind, outcome=outcome, by=by)
+            self._room_changed(room)
         ended = m.ProposalEnded(
             room=room.id, proposal=proposal.id, kind=proposal.kind, outcome=outcome, by=by
         )
         return [(member, ended) for member in sorted(room.connections())]
 
     def _carry_out(
-        self, room: Room, kind: str, keep: int, board: int | None, call: tuple[str, str] | None
+        self,
+        room: Room,
+        kind: str,
+        keep: int,
+        board: int | None,
+        call: tuple[str, str] | None,
+        *,
+        rotate: bool = False,
     ) -> None:
         if kind == "undo":
+            taken = len(room.moves) - keep
             manage.rewind(room, keep)
             room.friendly("a move was taken back")
+            room.history.add(UNDO, self.wall(), moves=taken, version=room.version)
             return
-        manage.restart(room, board)
+        manage.restart(room, board, rotate=rotate)
         if call is not None:
             caller, side = call
+            if rotate:
+                caller = manage.next_colour(room, caller)
             manage.toss_for_first(room, caller, side, self.coin())
+        room.history.add(
+            NEW_GAME,
+            self.wall(),
+            first=room.first_colour(),
+            board=room.board,
+            rotated=rotate,
+            coin=None if room.coin is None else room.coin.describe(),
+        )
 
     def _chat(self, conn: ConnId, message: m.Chat) -> Outbox:
         """A line of chat to everyone in the room, from a member."""
@@ -232,6 +265,8 @@ class Keeping:
             seat=seat.colour if seat else None,
             text=message.text,
         )
+        room.history.add(CHAT, self.wall(), name=line.name, seat=line.seat, text=line.text)
+        self._room_changed(room)
         told = [(member, line) for member in sorted(room.connections())]
         return [(conn, m.Ok(id=message.id)), *told]
 
@@ -396,6 +431,9 @@ class Keeping:
                 f"that is a game of {loaded.game.title}; this room plays {room.game.title}",
             )
         manage.load(room, loaded)
+        room.history.add(
+            LOADED, self.wall(), moves=len(room.moves), over=room.status is Status.FINISHED
+        )
         return [(conn, m.Ok(id=request)), *self._broadcast_view(room)]
 
     def _member_room(self, conn: ConnId, ref: str) -> Room:

@@ -168,7 +168,9 @@ class Known:
 
     def playing(self, player: str) -> list[dict[str, Any]]:
         """The rooms not finished where `player` holds a seat, to go back to."""
-        return playing_in([room_record(room) for room in self.rooms.values()], player)
+        return playing_in(
+            [room_record(room, history=False) for room in self.rooms.values()], player
+        )
 
     def _leaderboard(self, conn: ConnId, message: m.Leaderboard) -> Outbox:
         if message.game not in GAMES:

@@ -23,6 +23,7 @@ from parlour.rules.dealing import MAX_BOARD_NUMBER
 from .answers import Outbox, refuse, running
 from .archive import Archive, ArchiveAsk
 from .guesses import GUESS_LIMIT, GUESS_WINDOW, GuessLimit
+from .history import MOVE, OVER, SEAT, STARTED
 from .keeping import Keeping
 from .known import Known, ReplayAsked
 from .manage import game_file_of
@@ -32,7 +33,8 @@ from .scores import Result, result_of
 MAX_ROOMS: Final = 1000
 MAX_HOSTED: Final = 3
 IDLE_CLOSE: Final = 600.0
-UNLIST_AFTER: Final = 300.0
+UNLIST_AFTER: Final = 10.0
+CLOSE_FINISHED_AFTER: Final = 300.0
 ROOM_ID_BYTES: Final = 6
 ROOM_ID_LENGTH: Final = 8
 """Characters in a room's id: `ROOM_ID_BYTES` as URL-safe base 64. A longer ref is a code."""
@@ -93,8 +95,12 @@ class Limits:
     """How long a room nobody is connected to lives: then it closes, and its tokens and
     code stop working."""
     unlist_after: float = UNLIST_AFTER
-    """How long a public room nobody is connected to stays in the lobby's list: then a
-    finished one closes, and one not finished is kept for its people, unlisted."""
+    """How long a public room nobody is connected to stays in the lobby's list: long enough
+    for a page reloaded or a connection made again, and no longer, for nobody can play in
+    it. It is kept for its people, unlisted, until they come back."""
+    close_finished_after: float = CLOSE_FINISHED_AFTER
+    """How long a finished public room nobody is connected to is kept: its game is on the
+    score cards, and its people may still start another."""
     guesses: int = GUESS_LIMIT
     guess_window: float = GUESS_WINDOW
     """An address that names `guesses` rooms that are not there within `guess_window`
@@ -287,6 +293,7 @@ class Lobby(Keeping, Known):
         if len(self.rooms) >= self.limits.max_rooms:
             raise refuse(ErrorCode.SERVER_FULL, "the server holds as many rooms as it may")
         board, options, initial = self._start_of(game, message)
+        made_at = int(self.wall())
         room = Room(
             id=self._new_room_id(),
             code=None if message.public else self._new_code(),
@@ -303,7 +310,8 @@ class Lobby(Keeping, Known):
             seats=[Seat(colour) for colour in game.seats],
             position=message.position,
             left_seats=LeftSeats(message.left_seats),
-            moved_at=int(self.wall()),
+            moved_at=made_at,
+            created_at=made_at,
             rated=message.rated,
         )
         self._register(room)
@@ -312,6 +320,7 @@ class Lobby(Keeping, Known):
         if seat is not None:
             name = self.names[conn]
             seat.seat_human(name, room.host_token, conn, self.player_of(conn, name))
+            self._note_seat(room, seat, by=name)
         else:
             room.spectators.add(conn)
         self._enter(room, conn)
@@ -461,6 +470,7 @@ class Lobby(Keeping, Known):
             token=token,
             host=hosting,
             code=room.code if hosting else None,
+            history=room.history.window(),
         )
 
     # Seats.
@@ -539,7 +549,8 @@ class Lobby(Keeping, Known):
         if not room.owned_by(conn):
             room.spectators.add(conn)
         self._enter(room, conn)
-        return [(conn, m.Watching(id=message.id, room=room.view(conn)))]
+        watching = m.Watching(id=message.id, room=room.view(conn), history=room.history.window())
+        return [(conn, watching)]
 
     def _leave(self, conn: ConnId, message: m.Leave) -> Outbox:
         """Out of the room: the seats stay the person's, unless they give them up."""
@@ -558,7 +569,7 @@ class Lobby(Keeping, Known):
         if room.status is Status.WAITING or room.left_seats is LeftSeats.OPEN:
             seat.open()
         else:
-            seat.seat_bot(seat.level or default_level(room.game.name))
+            seat.seat_bot(self._room_level(room))
         room.record_seat_change(seat)
 
     def _host_action(self, conn: ConnId, message: m.FillBots | m.Start) -> Outbox:
@@ -569,11 +580,13 @@ class Lobby(Keeping, Known):
             raise refuse(ErrorCode.NOT_WAITING, "the game has begun")
         outbox: Outbox = [(conn, m.Ok(id=message.id))]
         if isinstance(message, m.FillBots):
-            level = self._level(room, message.level)
+            level = self._level(room, message.level, default_level(room.game.name))
+            room.bot_level = level
             for seat in room.seats:
                 if seat.holder is Holder.OPEN:
                     seat.seat_bot(level)
                     room.record_seat_change(seat)
+                    self._note_seat(room, seat, by=self.names[conn])
         else:
             self._start(room, conn, message.call)
         outbox += self._show_ratings(room)
@@ -599,7 +612,10 @@ class Lobby(Keeping, Known):
             )
         before = seat.describe()
         if message.holder == "bot":
-            self._to_computer(room, seat, self._level(room, message.level), own=own)
+            level = self._level(room, message.level, self._room_level(room))
+            if not seat.belongs_to_person:
+                room.bot_level = level
+            self._to_computer(room, seat, level, own=own)
         elif message.holder == "human":
             if own:
                 seat.take_back()
@@ -646,14 +662,19 @@ class Lobby(Keeping, Known):
     def _seat_told(self, room: Room, seat: Seat, by: str | None) -> Outbox:
         """`seat_set` to everyone in the room; `by` None for the server's own doing."""
         self._reseated.add((room.id, seat.colour))
+        entry = self._note_seat(room, seat, by)
         notice = m.SeatSet(
-            room=room.id,
-            seat=seat.colour,
-            holder=seat.describe()["holder"],
-            by=by,
-            after=None if room.status is Status.WAITING else len(room.moves),
+            room=room.id, seat=seat.colour, holder=entry["holder"], by=by, after=entry["after"]
         )
         return [(member, notice) for member in sorted(room.connections())]
+
+    def _note_seat(self, room: Room, seat: Seat, by: str | None) -> dict[str, Any]:
+        """A seat's change in the room's history: its new holder, who changed it, when."""
+        after = None if room.status is Status.WAITING else len(room.moves)
+        holder = seat.describe()["holder"]
+        room.history.add(SEAT, self.wall(), seat=seat.colour, holder=holder, by=by, after=after)
+        self._unsaved.add(room.id)
+        return {"holder": holder, "after": after}
 
     def seats_changed(self) -> set[tuple[str, str]]:
         """The seats (room, colour) that changed since the last call: their bots' searches
@@ -661,10 +682,13 @@ class Lobby(Keeping, Known):
         changed, self._reseated = self._reseated, set()
         return changed
 
-    def _level(self, room: Room, level: str | None) -> str:
+    @staticmethod
+    def _level(room: Room, level: str | None, otherwise: str) -> str:
+        """The level asked for, `otherwise` where none is; `no_such_level` if the game's
+        bots do not play at it."""
         levels = levels_for(room.game.name)
         if level is None:
-            return default_level(room.game.name)
+            return otherwise
         if level not in levels:
             raise refuse(
                 ErrorCode.NO_SUCH_LEVEL,
@@ -672,6 +696,12 @@ class Lobby(Keeping, Known):
                 levels=list(levels),
             )
         return level
+
+    @staticmethod
+    def _room_level(room: Room) -> str:
+        """The level the computer takes a person's seat at (a stand-in, a seat given up):
+        the one the room's computer seats were last set to, else the game's default."""
+        return room.bot_level or default_level(room.game.name)
 
     def _start(self, room: Room, conn: ConnId, call: str | None) -> None:
         open_seats = [seat.colour for seat in room.seats if seat.holder is Holder.OPEN]
@@ -686,6 +716,8 @@ class Lobby(Keeping, Known):
         room.state = room.initial
         room.status = Status.FINISHED if room.state.is_over else Status.PLAYING
         room.begin_record()
+        coin = None if room.coin is None else room.coin.describe()
+        room.history.add(STARTED, self.wall(), first=room.first_colour(), coin=coin)
 
     @staticmethod
     def _no_such_seat(title: str, colour: str, seats: tuple[str, ...]) -> ProtocolError:
@@ -759,12 +791,24 @@ class Lobby(Keeping, Known):
         room.moves.append(played)
         room.undone = 0
         room.moved_at = int(self.wall())
+        passed = [room.seats[index].colour for index in after.passed]
+        room.history.add(
+            MOVE,
+            room.moved_at,
+            seat=seat.colour,
+            move=played,
+            version=room.version,
+            passed=passed,
+            name=seat.name if seat.belongs_to_person else None,
+            level=seat.level if seat.plays_as_bot else None,
+        )
         result = None
         if after.is_over:
             room.status = Status.FINISHED
+            room.note_players()
             result = result_of(room, game_file_of(room).text())
             self._results.append(result)
-        passed = [room.seats[index].colour for index in after.passed]
+            self._note_over(room, after)
         self._changed.add(room.id)
         self._unsaved.add(room.id)
         updates: dict[int | None, m.Update] = {}
@@ -785,6 +829,19 @@ class Lobby(Keeping, Known):
         if result is not None:
             outbox += self._rate(room, result)
         return outbox
+
+    def _note_over(self, room: Room, state: State[Any]) -> None:
+        """The end of a game in the room's history: the winners, the scores, and the person
+        whose each seat was (None for a computer's own)."""
+        room.history.add(
+            OVER,
+            self.wall(),
+            winners=[room.seats[index].colour for index in state.winners()],
+            scores=dict(zip(room.game.seats, state.scores(), strict=True)),
+            names={
+                seat.colour: seat.name if seat.belongs_to_person else None for seat in room.seats
+            },
+        )
 
     def _room_changed(self, room: Room) -> None:
         self._unsaved.add(room.id)
@@ -879,15 +936,15 @@ class Lobby(Keeping, Known):
     # Time and bots.
 
     def tick(self) -> Outbox:
-        """Hand long-dropped seats to stand-in bots, take public rooms nobody has been in
-        for a while out of the list, and close rooms nobody has been in for longer."""
+        """Hand long-dropped seats to stand-in bots, take public rooms nobody is in out of
+        the list, and close rooms nobody has been in for a while."""
         now = self.clock()
         outbox: Outbox = []
         for room in list(self.rooms.values()):
             if room.empty_since is not None:
                 empty = now - room.empty_since
                 if empty >= self.limits.idle_close or (
-                    empty >= self.limits.unlist_after
+                    empty >= self.limits.close_finished_after
                     and room.public
                     and room.status is Status.FINISHED
                 ):
@@ -914,7 +971,7 @@ class Lobby(Keeping, Known):
                 and away is not None
                 and now - away >= room.standin_after
             ):
-                seat.holder, seat.level = Holder.STANDIN, levels_for(room.game.name)[-1]
+                seat.holder, seat.level = Holder.STANDIN, self._room_level(room)
                 room.stood_in.add(seat.colour)
                 room.record_seat_change(seat)
                 outbox += self._seat_told(room, seat, by=None)

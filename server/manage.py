@@ -52,10 +52,17 @@ def rewind(room: Room, keep: int) -> None:
     room.moves_since = room.version
 
 
-def restart(room: Room, board: int | None = None) -> None:
+def restart(room: Room, board: int | None = None, *, rotate: bool = False) -> None:
     """A new game with the same seats and levels: a new deal (or the board asked for), and
     where a seat was named to move first, the next seat moves first this time. A game
-    started from a position of its own starts from it again, unless a board is asked for."""
+    started from a position of its own starts from it again, unless a board is asked for.
+
+    With `rotate`, every seat's holder moves to the next seat in turn order, and the colour
+    that moved first moves first again, so that the first move changes hands.
+    """
+    first_colour = room.first_colour()
+    if rotate:
+        rotate_seats(room)
     if room.position is not None and board is None:
         room.initial = room.game.start_from(room.position, room.options)
     else:
@@ -63,9 +70,11 @@ def restart(room: Room, board: int | None = None) -> None:
         if room.first_by_coin:
             options["first"] = "random"
         first = options.get("first")
-        seats = room.game.seats
-        if first in seats:
-            options["first"] = seats[(seats.index(first) + 1) % len(seats)]
+        if rotate and first is not None:
+            options["first"] = first_colour
+            room.first_by_coin = room.first_by_coin or first == "random"
+        elif first in room.game.seats:
+            options["first"] = next_colour(room, str(first))
         room.board = board if board is not None else secrets.randbelow(MAX_BOARD_NUMBER)
         room.position = None
         room.options = room.game.resolve_options(options)
@@ -81,6 +90,20 @@ def restart(room: Room, board: int | None = None) -> None:
     room.moves_since = room.version
 
 
+def rotate_seats(room: Room) -> None:
+    """Every seat's holder moves on to the next seat in turn order, the last's to the
+    first: people with their tokens and connections, computers with their levels."""
+    held = [replace(seat) for seat in room.seats]
+    for seat, before in zip(room.seats, [held[-1], *held[:-1]], strict=True):
+        seat.take_over(before)
+
+
+def next_colour(room: Room, colour: str) -> str:
+    """The seat after `colour` in turn order: where its holder goes when seats rotate."""
+    seats = room.game.seats
+    return seats[(seats.index(colour) + 1) % len(seats)]
+
+
 def load(room: Room, loaded: GameFile) -> None:
     """A game from a file in place of the room's: its start, options and moves."""
     room.options = dict(loaded.options)
@@ -93,6 +116,8 @@ def load(room: Room, loaded: GameFile) -> None:
     room.undone = 0
     room.seats_at_start = loaded.tags.get("Seats") or room.holders_text()
     room.seat_log = list(loaded.seat_changes)
+    room.played_by = {}
+    room.note_players()
     room.unrated_by = "the game was loaded"
     room.version += 1
     room.moves_since = room.version

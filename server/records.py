@@ -1,15 +1,19 @@
 """A room's durable fields as a JSON-compatible record, and the room rebuilt from one.
 
 The record keeps what a restart must not lose: the game, options and board it was dealt
-from, the host and the seats with their tokens, and every move. Connections are not kept:
+from, the host and the seats with their tokens, every move, and the room's history (what
+happened in it lately, chat included). Connections are not kept:
 a restored room has everyone disconnected until they come back with their tokens.
 """
 
+import json
+from dataclasses import dataclass
 from typing import Any, Final
 
 from parlour.rules import GAMES, RulesError
 from parlour.rules.gamefile import SeatChange
 
+from .history import History
 from .room import CoinToss, Holder, LeftSeats, Room, Seat, Status
 
 RECORD_VERSION: Final = 1
@@ -19,9 +23,24 @@ class RecordError(ValueError):
     """A stored record that does not make a room."""
 
 
-def room_record(room: Room) -> dict[str, Any]:
-    """What a restart needs of `room`."""
-    return {
+@dataclass(frozen=True, slots=True)
+class RecordText:
+    """A room's record as the JSON text a store keeps."""
+
+    id: str
+    text: str
+
+
+def record_text(room: Room) -> RecordText:
+    """`room_record` as compact JSON, its history's entries as they were encoded once."""
+    record = room_record(room, history=False)
+    body = json.dumps(record, separators=(",", ":"), check_circular=False)
+    return RecordText(room.id, f'{body[:-1]},"history":{room.history.json()}}}')
+
+
+def room_record(room: Room, *, history: bool = True) -> dict[str, Any]:
+    """What a restart needs of `room` (without its history where `history` is false)."""
+    record = {
         "record": RECORD_VERSION,
         "id": room.id,
         "code": room.code,
@@ -42,12 +61,15 @@ def room_record(room: Room) -> dict[str, Any]:
         "stood_in": sorted(room.stood_in),
         "left_seats": room.left_seats.value,
         "moved_at": room.moved_at,
+        "created_at": room.created_at,
         "dormant": room.dormant,
         "changed_hands": sorted(room.changed_hands),
+        "played_by": {colour: list(players) for colour, players in room.played_by.items()},
         "seats_at_start": room.seats_at_start,
         "first_by_coin": room.first_by_coin,
         "coin": None if room.coin is None else room.coin.describe(),
         "seat_log": [[change.after, change.colour, change.holder] for change in room.seat_log],
+        "bot_level": room.bot_level,
         "rated": room.rated,
         "unrated_by": room.unrated_by,
         "rating_changes": room.rating_changes,
@@ -63,6 +85,9 @@ def room_record(room: Room) -> dict[str, Any]:
             for seat in room.seats
         ],
     }
+    if history:
+        record["history"] = room.history.window()
+    return record
 
 
 def restore_room(record: dict[str, Any], now: float, wall: float = 0.0) -> Room:
@@ -128,6 +153,10 @@ def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
         stood_in={str(colour) for colour in record.get("stood_in", [])},
         left_seats=LeftSeats(record.get("left_seats", LeftSeats.BOT.value)),
         changed_hands={str(colour) for colour in record.get("changed_hands", [])},
+        played_by={
+            str(colour): [str(player) for player in players]
+            for colour, players in record.get("played_by", {}).items()
+        },
         seats_at_start=_optional_text(record.get("seats_at_start")),
         first_by_coin=bool(record.get("first_by_coin", False)),
         coin=_coin(record.get("coin")),
@@ -139,9 +168,12 @@ def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
         empty_since=now,
         dormant=bool(record.get("dormant", False)),
         moved_at=int(record.get("moved_at", wall)),
+        created_at=int(record.get("created_at", record.get("moved_at", wall))),
+        bot_level=_optional_text(record.get("bot_level")) or _computer_level(seats),
         rated=bool(record.get("rated", True)),
         unrated_by=_optional_text(record.get("unrated_by")),
         rating_changes=_rating_changes(record.get("rating_changes")),
+        history=History.restored(record.get("history")),
     )
 
 
@@ -161,6 +193,14 @@ def _coin(value: Any) -> CoinToss | None:
         return None
     return CoinToss(
         str(value["by"]), str(value["call"]), str(value["landed"]), str(value["first"])
+    )
+
+
+def _computer_level(seats: list[Seat]) -> str | None:
+    """The level of the first computer seat that is nobody's: the room's level, for a
+    record from before it was kept."""
+    return next(
+        (seat.level for seat in seats if seat.holder is Holder.BOT and seat.token is None), None
     )
 
 

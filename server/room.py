@@ -7,6 +7,7 @@ from typing import Any
 from parlour.rules import Game, State
 from parlour.rules.gamefile import SeatChange
 
+from .history import History
 from .ratings import computer_player
 
 ConnId = int
@@ -130,6 +131,18 @@ class Seat:
         """The seat's own person plays it again."""
         self.holder, self.level, self.dropped_at = Holder.HUMAN, None, None
 
+    def take_over(self, other: "Seat") -> None:
+        """Whoever holds `other` holds this seat instead, with their token and connection."""
+        self.holder, self.name, self.token, self.conn = (
+            other.holder,
+            other.name,
+            other.token,
+            other.conn,
+        )
+        self.level, self.dropped_at = other.level, other.dropped_at
+        self.player, self.rating = other.player, other.rating
+        self.changes += 1
+
 
 @dataclass
 class Proposal:
@@ -207,12 +220,16 @@ class Room:
     """The seats that changed hands during this game, in order."""
     changed_hands: set[str] = field(default_factory=set)
     """Colours whose holder changed during this game: they count for nobody's score card."""
+    played_by: dict[str, list[str]] = field(default_factory=dict)
+    """Each colour's players (ids) who held it during this game, in order: the game is in
+    each one's list of games, though the computer played their seat at the end."""
     seats_at_start: str | None = None
     """Who held the seats when this game began, as a game file's `Seats` tag."""
     coin: CoinToss | None = None
     """The coin tossed for who moved first in this game, if one was."""
     first_by_coin: bool = False
-    """Whether the first player was left to the coin, whose toss named it in `options`."""
+    """Whether the first player is left to chance (the coin, or the deal) though `options`
+    names this game's: the coin's call, or a rematch with the seats rotated, named it."""
     empty_since: float | None = None
     """Since when nobody has been connected to the room, on the lobby's clock."""
     dormant: bool = False
@@ -220,12 +237,19 @@ class Room:
     kept for its people to come back to."""
     moved_at: int = 0
     """When the last move was made, or the room created before any, in Unix seconds."""
+    created_at: int = 0
+    """When the room was created, in Unix seconds: tells apart rooms that look alike."""
+    bot_level: str | None = None
+    """The level last given to a computer seat that is nobody's (`fill_bots`, `set_seat`):
+    the room's level, at which stand-ins play (protocol.md, 2.3)."""
     rated: bool = True
     """Whether the room's games may be rated (protocol.md, 2.10)."""
     unrated_by: str | None = None
     """What made this game friendly: a hint asked for, an undo, a game loaded."""
     rating_changes: dict[str, dict[str, int]] | None = None
     """After a rated game ends and its ratings are kept: each colour's before and after."""
+    history: History = field(default_factory=History)
+    """What happened in the room lately, for those who come in (protocol.md 2.11)."""
     _observed: tuple[State[Any] | None, dict[int | None, dict[str, Any]]] = field(
         default_factory=lambda: (None, {}), repr=False, compare=False
     )
@@ -270,6 +294,17 @@ class Room:
         if self.status is Status.PLAYING:
             self.seat_log.append(SeatChange(len(self.moves), seat.colour, seat.holder_text()))
             self.changed_hands.add(seat.colour)
+            self.note_players()
+
+    def note_players(self) -> None:
+        """Note the players who hold the seats now among those who held them this game, the
+        one who held each last at the end."""
+        for seat in self.seats:
+            held = self.played_by.setdefault(seat.colour, [])
+            if seat.player is not None and held[-1:] != [seat.player]:
+                if seat.player in held:
+                    held.remove(seat.player)
+                held.append(seat.player)
 
     def why_unrated(self) -> str | None:
         """Why this game does not count for ratings, in words; None if it does (the rules
@@ -310,6 +345,12 @@ class Room:
         self.seats_at_start = self.holders_text()
         self.seat_log = []
         self.changed_hands = {seat.colour for seat in self.seats if seat.holder is Holder.STANDIN}
+        self.played_by = {}
+        self.note_players()
+
+    def first_colour(self) -> str:
+        """The colour that moves first in this game."""
+        return self.seats[self.initial.to_move].colour
 
     def seat_named(self, colour: str) -> Seat | None:
         return next((seat for seat in self.seats if seat.colour == colour), None)
@@ -342,6 +383,7 @@ class Room:
             "left_seats": self.left_seats.value,
             "people": len(self.connections()),
             "moved_at": self.moved_at,
+            "created_at": self.created_at,
         }
 
     def view(self, conn: ConnId | None) -> dict[str, Any]:

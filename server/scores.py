@@ -35,9 +35,19 @@ class SeatResult:
     """`win`, `loss` or `tie`."""
     score: int
     player_id: str | None = None
-    """The id of the player whose key held the seat from start to end, if one did."""
+    """The id of the player whose key held the seat from start to end, if one did: whom
+    the seat counts for on a score card."""
     rated_as: str | None = None
     """Whom a rated game rates for this seat: its player, or its computer level."""
+    played_by: tuple[str, ...] = ()
+    """Every player who held the seat during the game, the last at the end: the game is
+    in each one's own list, though the computer played the seat in the end."""
+
+    @property
+    def whose(self) -> str | None:
+        """The player whose seat it was, as a player's list of games shows it: the one who
+        held it last, whoever played it at the end."""
+        return self.played_by[-1] if self.played_by else self.player_id
 
     @property
     def player(self) -> str | None:
@@ -76,6 +86,12 @@ class Result:
         """The name `replay` finds this game by."""
         return record_id(self.room, self.version)
 
+    @property
+    def players(self) -> list[str]:
+        """Every player who held a seat during the game: those whose lists it is in."""
+        found = [player for seat in self.seats for player in (*seat.played_by, seat.player_id)]
+        return sorted({player for player in found if player is not None})
+
 
 def record_id(room: str, version: int) -> str:
     """A finished game's name: its room and the version it ended at."""
@@ -112,6 +128,7 @@ def result_of(room: Room, record: str = "") -> Result:
                 score=scores[index],
                 player_id=seat.player if person else None,
                 rated_as=None if changed else seat.rated_as,
+                played_by=tuple(room.played_by.get(seat.colour, ())),
             )
         )
     return Result(

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from .ratings import COMPUTER, NEW, Rating, is_computer, ranks_of, rate_players
+from .records import RecordText
 from .scores import CHANGED, COMPUTER_NAME, Result, best_of, record_id
 
 log = logging.getLogger("parlour.server")
@@ -71,6 +72,12 @@ MIGRATIONS: Final = (
         " FROM saves",
         "DROP TABLE saves",
         "ALTER TABLE saves_by_owner RENAME TO saves",
+    ),
+    (
+        "CREATE TABLE result_players (player TEXT NOT NULL, result INTEGER NOT NULL"
+        " REFERENCES results (id), PRIMARY KEY (player, result))",
+        "INSERT OR IGNORE INTO result_players SELECT player, result FROM result_seats"
+        " WHERE player IS NOT NULL",
     ),
 )
 """Each entry's statements take the schema from the version of its index to the next."""
@@ -164,14 +171,19 @@ class Store:
 
     def save(
         self,
-        records: Iterable[dict[str, Any]],
+        records: Iterable[dict[str, Any] | RecordText],
         closed: Iterable[str] = (),
         results: Iterable[Result] = (),
     ) -> None:
-        """Write changed rooms, forget closed ones and keep finished games' results, all in
-        one transaction."""
+        """Write changed rooms (their records, or those records' JSON), forget closed ones
+        and keep finished games' results, all in one transaction."""
         now = time.time()
-        rows = [(record["id"], _compact(record), now) for record in records]
+        rows = [
+            (record.id, record.text, now)
+            if isinstance(record, RecordText)
+            else (record["id"], _compact(record), now)
+            for record in records
+        ]
         gone = [(room_id,) for room_id in closed]
         finished = list(results)
         if len(rows) == 1 and not gone and not finished:
@@ -205,18 +217,13 @@ class Store:
             "INSERT INTO result_seats (result, colour, kind, name, level, outcome, score, player)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (
-                    cursor.lastrowid,
-                    s.colour,
-                    s.kind,
-                    s.name,
-                    s.level,
-                    s.outcome,
-                    s.score,
-                    s.player_id,
-                )
+                (cursor.lastrowid, s.colour, s.kind, s.name, s.level, s.outcome, s.score, s.whose)
                 for s in result.seats
             ],
+        )
+        self._db.executemany(
+            "INSERT OR IGNORE INTO result_players (player, result) VALUES (?, ?)",
+            [(player, cursor.lastrowid) for player in result.players],
         )
 
     def score_card(self, game: str, preset: str | None) -> dict[str, Any]:
@@ -234,11 +241,14 @@ class Store:
         by_colour = self._db.execute(
             f"SELECT s.colour, s.outcome, count(*) {joined} GROUP BY s.colour, s.outcome", args
         ).fetchall()
+        # A seat counts for its player only where they held it from start to end as a
+        # person; a seat the computer played for them counts for its level.
+        counted = "CASE WHEN s.kind = 'human' THEN s.player END"
         by_player = self._db.execute(
-            f"SELECT coalesce(s.player, s.name, '{COMPUTER}' || s.level),"
-            f" coalesce(p.name, s.name, '{COMPUTER_NAME}' || s.level), s.player IS NOT NULL,"
+            f"SELECT coalesce({counted}, s.name, '{COMPUTER}' || s.level),"
+            f" coalesce(p.name, s.name, '{COMPUTER_NAME}' || s.level), {counted} IS NOT NULL,"
             " s.outcome, count(*) FROM result_seats s JOIN results r ON r.id = s.result"
-            f" LEFT JOIN players p ON p.id = s.player WHERE {where}"
+            f" LEFT JOIN players p ON p.id = {counted} WHERE {where}"
             f" AND s.kind != '{CHANGED}' GROUP BY 1, s.outcome",
             args,
         ).fetchall()
@@ -413,7 +423,7 @@ class Store:
         """`player`'s finished games, newest first, with every seat and its rating change."""
         results = self._db.execute(
             "SELECT r.id, r.room, r.version, r.game, r.preset, r.finished_at, r.moves"
-            " FROM results r WHERE r.id IN (SELECT result FROM result_seats WHERE player = ?)"
+            " FROM results r WHERE r.id IN (SELECT result FROM result_players WHERE player = ?)"
             " ORDER BY r.finished_at DESC, r.id DESC LIMIT ?",
             (player, MY_GAMES),
         ).fetchall()

@@ -33,7 +33,7 @@ from ..app import ParlourServer, ServerConfig
 from ..known import held_name
 from ..lobby import ROOM_ID_LENGTH
 from ..metrics import Metrics
-from ..records import room_record
+from ..records import record_text
 from ..room import ConnId, Room
 from ..scores import Result
 from ..workers import BotWorkers, Thinkers
@@ -582,7 +582,7 @@ class ClusterNode(Takeover, ParlourServer):
         """The room's record as text for Redis; its lobby line only when it changed (most
         moves change nothing the lobby shows), its code only when the room is new."""
         fence = self.fences.get(room.id, NEW_ROOM)
-        record = json.dumps(room_record(room), separators=(",", ":"))
+        record = record_text(room).text
         summary = json.dumps(room.summary(), separators=(",", ":")) if room.listed else None
         if room.id in self._listed and self._listed[room.id] == summary:
             summary = KEEP

@@ -482,7 +482,6 @@ def _score_counts(results: Iterable[Result]) -> str:
                 best = (seat.name, seat.score)
         keys = [f"{result.game}:{result.preset}", f"{result.game}:{ALL}"]
         game = f"{result.room}:{result.version}"
-        players = sorted({seat.player_id for seat in result.seats if seat.player_id})
         counted.append(
             {
                 "game": game,
@@ -492,7 +491,7 @@ def _score_counts(results: Iterable[Result]) -> str:
                 "record": result.record_id,
                 "text": result.record,
                 "summary": json.dumps(finished_summary(result)),
-                "players": players,
+                "players": result.players,
                 "at": int(time.time()),
             }
         )
@@ -515,7 +514,7 @@ def finished_summary(result: Result) -> dict[str, Any]:
                 "colour": seat.colour,
                 "kind": seat.kind,
                 "name": seat.name,
-                "player": seat.player_id,
+                "player": seat.whose,
                 "level": seat.level,
                 "outcome": seat.outcome,
                 "score": seat.score,

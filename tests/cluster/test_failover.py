@@ -128,3 +128,41 @@ async def test_redis_lost_mid_game_refuses_changes_then_play_goes_on(
     check_acknowledged(people, final)
     assert final["moves"][: room["version"]] == room["moves"]
     assert (ann.rejoined, bob.rejoined) == (0, 0), "nobody's connection was closed"
+
+
+async def test_a_rooms_history_survives_its_owner_and_comes_back_with_its_people(
+    start: StartNode,
+) -> None:
+    nodes = [await start("--lease", LEASE) for _ in range(2)]
+    owner, other = nodes
+    host, ref = await hosted_game(owner)
+    ann = await seat(owner, "Ann", ref, "blue", nodes)
+    bob = await seat(other, "Bob", ref, "red", nodes)
+    assert isinstance(await host.request(m.Start(room=ref)), m.Ok)
+    await play([ann, bob], moves=3)
+    assert isinstance(await ann.ask(m.Chat(room=ref, text="so close! gg")), m.Ok)
+    assert isinstance(
+        await bob.ask(m.Chat(room=ref, text="Sorry, my cat walked on the keys")), m.Ok
+    )
+    watcher = await Client.open(other.port, "Cy")
+    watching = await watcher.request(m.Spectate(room=ref))
+    assert isinstance(watching, m.Watching) and watching.history is not None
+    before = watching.history
+    said = [(entry["name"], entry["text"]) for entry in before if entry["kind"] == "chat"]
+    assert said == [("Ann", "so close! gg"), ("Bob", "Sorry, my cat walked on the keys")]
+    assert len([entry for entry in before if entry["kind"] == "move"]) >= 3
+
+    await owner.kill()
+    back = await Client.open(other.port, "Ann")
+    async with asyncio.timeout(30):
+        while True:
+            joined = await back.request(m.Join(room=ref, token=ann.token))
+            if not (isinstance(joined, m.Error) and joined.code == "unavailable"):
+                break
+            await asyncio.sleep(0.2)
+    assert isinstance(joined, m.Joined) and joined.history is not None
+    assert joined.history[: len(before)] == before, "another node took the room with its history"
+    moves = [entry["move"] for entry in joined.history if entry["kind"] == "move"]
+    assert moves == joined.room["moves"][: len(moves)]
+    for client in (host, ann.client, bob.client, watcher, back):
+        await client.close()

@@ -288,6 +288,17 @@ async def test_players_ratings_and_finished_games_answer_as_the_single_servers_d
         sqlite.save([], results=[finished])
         write = RoomWrite(finished.room, NEW_ROOM, record(finished.room, []), results=(finished,))
         await records.write(node, [write])
+    handed = dataclasses.replace(
+        rated("othello", [("black", None, "win", 40), ("white", None, "loss", 24)], 4),
+        seats=(
+            SeatResult("black", "changed", None, None, "win", 40, played_by=(BOB, ANN)),
+            SeatResult("white", "bot", None, "easy", "loss", 24, played_by=(BOB,)),
+        ),
+        changed_hands=True,
+        rated=False,
+    )
+    sqlite.save([], results=[handed])
+    await records.write(node, [RoomWrite("g4", NEW_ROOM, record("g4", []), results=(handed,))])
     assert await records.ratings("othello", [ANN, BOB, "computer:easy"]) == sqlite.ratings(
         "othello", [ANN, BOB, "computer:easy"]
     )
@@ -301,7 +312,17 @@ async def test_players_ratings_and_finished_games_answer_as_the_single_servers_d
         assert listed(await records.finished_games(player)) == listed(
             sqlite.finished_games(player)
         )
-    assert [game["record"] for game in sqlite.finished_games(ANN)] == ["g3.3", "g2.2", "g1.1"]
+    assert [game["record"] for game in sqlite.finished_games(ANN)] == [
+        "g4.4",
+        "g3.3",
+        "g2.2",
+        "g1.1",
+    ], "the last game's seats were handed to the computer: it is in the list of each player"
+    (last, *_) = sqlite.finished_games(BOB)
+    assert [(seat["kind"], seat["player"]) for seat in last["seats"]] == [
+        ("changed", ANN),
+        ("bot", BOB),
+    ]
     for name in ("g1.1", "g3.3", "g1.2", "nothing"):
         assert await records.record(name) == sqlite.record(name)
     assert await records.record("g1.1") == "game g1"

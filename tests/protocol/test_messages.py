@@ -61,7 +61,7 @@ OPTIONAL: dict[str, dict[str, Any]] = {
     "set_seat": {"level": "easy"},
     "fill_bots": {"level": "easy"},
     "suggest": {"think_ms": 2500},
-    "new_game": {"board": 12},
+    "new_game": {"board": 12, "rotate": True},
     "score_card": {"preset": "abalone"},
     "save_game": {"replace": True},
     "list_saves": {"game": "numlo"},
@@ -95,6 +95,7 @@ OTHER_FIELDS = [
     ("answer", "accept"),
     ("save_game", "replace"),
     ("leave", "give_up"),
+    ("new_game", "rotate"),
     ("create_room", "rated"),
     ("hello", "key"),
 ]
@@ -103,6 +104,7 @@ STRING_FIELDS = [
 ]
 DEFAULTS = {
     ("save_game", "replace"): False,
+    ("new_game", "rotate"): False,
     ("create_room", "public"): True,
     ("create_room", "rated"): True,
     ("create_room", "standin_after"): 60,

@@ -8,6 +8,7 @@ from typing import Any
 
 from parlour.protocol import messages as m
 from parlour.server import Limits, ServerConfig, running_server
+from parlour.server.records import restore_room, room_record
 from parlour.server.room import Holder, Status
 
 from .test_lobby import Table, answer
@@ -72,7 +73,7 @@ def test_a_public_room_left_empty_leaves_the_list_and_waits_for_its_people() -> 
     table.lobby.bot_turns()
     table.lobby.disconnect(1)
     table.lobby.take_unsaved()
-    table.clock.now += 299
+    table.clock.now += 9
     table.lobby.tick()
     assert listed(table) == [room]
     table.clock.now += 1
@@ -91,6 +92,40 @@ def test_a_public_room_left_empty_leaves_the_list_and_waits_for_its_people() -> 
     assert listed(table) == [room]
     (turn,) = table.lobby.bot_turns()
     assert turn.colour == "red"
+
+
+def test_rooms_nobody_is_in_leave_the_list_within_seconds_whatever_is_left_in_them() -> None:
+    table = Table()
+    for conn, name in ((6, "Fay"), (7, "Gus")):
+        table.lobby.handle(conn, m.Hello(version=1, name=name))
+    waiting = str(table.create(1).room["room"])
+    table.lobby.handle(1, m.Leave(room=waiting))
+    computers, _ = playing_with_bots(table, conn=2, board=8)
+    table.lobby.handle(2, m.Leave(room=computers, give_up=True))
+    standins = str(table.create(3, seat="red", standin_after=5).room["room"])
+    table.lobby.handle(3, m.FillBots(room=standins))
+    table.lobby.handle(3, m.Start(room=standins))
+    table.lobby.disconnect(3)
+    watched, _ = playing_with_bots(table, conn=4, board=9)
+    table.lobby.handle(5, m.Spectate(room=watched))
+    table.lobby.disconnect(4)
+    reloaded = table.create(6, board=10)
+    table.lobby.disconnect(6)
+    table.clock.now += 5
+    table.lobby.tick()
+    assert table.lobby.rooms[standins].seats[1].holder is Holder.STANDIN
+    table.join(7, str(reloaded.room["room"]), token=reloaded.token)
+    table.clock.now += 4.9
+    table.lobby.tick()
+    everyone = {waiting, computers, standins, watched, str(reloaded.room["room"])}
+    assert set(listed(table)) == everyone
+    table.clock.now += 0.1
+    table.lobby.tick()
+    assert set(listed(table)) == {watched, str(reloaded.room["room"])}, (
+        "the rooms nobody is in have left the list; a watcher or a reload keeps one in it"
+    )
+    table.lobby.handle(1, m.Spectate(room=computers))
+    assert computers in listed(table), "listed again as soon as anyone is in it"
 
 
 def test_a_finished_public_room_left_empty_is_closed_with_its_game_counted() -> None:
@@ -166,6 +201,33 @@ def test_summaries_say_how_many_people_are_in_and_when_the_room_last_moved() -> 
     assert (summary["people"], summary["moved_at"]) == (2, int(UNIX + table.clock.now))
     view = answer(table.lobby.handle(1, m.GetRoom(room=room)), 1).room
     assert view["people"] == 2 and view["moved_at"] == summary["moved_at"]
+
+
+def test_alike_rooms_are_told_apart_by_who_is_in_them_and_when_they_were_made() -> None:
+    table = Table()
+    table.lobby.wall = lambda: UNIX + table.clock.now
+    first = str(table.create(1, seat="red").room["room"])
+    table.clock.now += 90
+    second = str(table.create(2, seat="red").room["room"])
+    summaries = {
+        room["room"]: room for room in answer(table.lobby.handle(5, m.ListRooms()), 5).rooms
+    }
+    made = int(UNIX + 1000)
+    assert summaries[first]["created_at"] == made
+    assert summaries[second]["created_at"] == made + 90
+    assert summaries[first]["host"] == "Ann" and summaries[second]["host"] == "Bob"
+    seats = {seat["colour"]: seat["holder"] for seat in summaries[second]["seats"]}
+    assert seats["red"]["name"] == "Bob"
+    table.lobby.handle(2, m.FillBots(room=second))
+    table.lobby.handle(2, m.Start(room=second))
+    table.clock.now += 30
+    assert isinstance(
+        answer(table.lobby.handle(2, m.Move(room=second, version=0, move="e3")), 2), m.Ok
+    )
+    view = answer(table.lobby.handle(2, m.GetRoom(room=second)), 2).room
+    assert view["created_at"] == made + 90 and view["moved_at"] == made + 120
+    kept = restore_room(room_record(table.lobby.rooms[second]), table.clock.now)
+    assert kept.summary()["created_at"] == made + 90
 
 
 async def rooms_listed(client: Client) -> dict[str, dict[str, Any]]:

@@ -343,7 +343,7 @@ def test_a_stand_in_plays_for_a_person_away_too_long_until_they_return() -> None
     table = Table()
     room = table.create(standin_after=30).room["room"]
     bob = table.join(2, room, seat="red")
-    table.lobby.handle(1, m.FillBots(room=room))
+    table.lobby.handle(1, m.FillBots(room=room, level="easy"))
     table.lobby.handle(1, m.Start(room=room))
     assert table.lobby.bot_turns() == []  # red, a person, moves first on board 7
     table.lobby.disconnect(2)
@@ -352,14 +352,14 @@ def test_a_stand_in_plays_for_a_person_away_too_long_until_they_return() -> None
     table.clock.now += 1
     outbox = table.lobby.tick()
     red = table.lobby.rooms[room].seats[1]
-    assert red.holder is Holder.STANDIN and red.level == "expert"
-    standin = {"kind": "standin", "name": "Bob", "level": "expert"}
+    assert red.holder is Holder.STANDIN and red.level == "easy", "the room's level"
+    standin = {"kind": "standin", "name": "Bob", "level": "easy"}
     notice, view = to(outbox, 1)
     assert notice == m.SeatSet(room=room, seat="red", holder=standin, by=None, after=0)
     assert isinstance(view, m.RoomView)
     assert view.room["seats"][1]["holder"] == standin
     (turn,) = table.lobby.bot_turns()
-    assert (turn.colour, turn.version, turn.level) == ("red", 0, "expert")
+    assert (turn.colour, turn.version, turn.level) == ("red", 0, "easy")
     table.lobby.play_bot(turn, "e3")
     table.lobby.handle(2, m.Hello(version=1, name="Bob"))
     table.join(2, room, token=bob.token)

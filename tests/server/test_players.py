@@ -331,3 +331,60 @@ def test_a_second_person_at_a_screen_may_not_take_a_players_name() -> None:
     assert isinstance(own, m.Joined)
     seats = hall.rooms[room].seats
     assert [seat.player for seat in seats] == [player_id(BOB_KEY), None, player_id(BOB_KEY)]
+
+
+def test_a_game_the_computer_finished_for_its_people_is_in_their_lists() -> None:
+    hall = lobby()
+    hello(hall, 1, "Ann", ANN_KEY)
+    hello(hall, 2, "Bob", BOB_KEY)
+    room = othello_room(hall)
+    held = hall.rooms[room]
+    for _ in range(4):
+        assert held.state is not None
+        seat = held.seats[held.state.to_move]
+        move = held.state.format_move(held.state.legal_moves()[0])
+        assert seat.conn is not None
+        hall.handle(seat.conn, m.Move(room=room, version=held.version, move=move))
+    hall.handle(1, m.SetSeat(room=room, seat="black", holder="bot", level="easy"))
+    hall.handle(2, m.Leave(room=room, give_up=True))
+    assert held.seats[1].player is None, "Bob gave his seat up: the computer's now"
+    while turns := hall.bot_turns():
+        for turn in turns:
+            hall.play_bot(turn, turn.state.format_move(turn.state.legal_moves()[0]))
+    assert held.status.value == "finished"
+    store = hall.archive
+    assert isinstance(store, Store)
+    store.save([], results=hall.take_unsaved().results)
+    for conn, colour, key in ((1, "black", ANN_KEY), (2, "white", BOB_KEY)):
+        mine = answer(hall.handle(conn, m.MyGames()), conn)
+        assert isinstance(mine, m.MyGamesReply)
+        (game,) = mine.finished
+        seats = {seat["colour"]: seat for seat in game["seats"]}
+        assert seats[colour]["player"] == player_id(key)
+        assert seats[colour]["kind"] == "changed" and not game["rated"]
+    card = store.score_card("othello", None)
+    assert card["games"] == 1 and card["changed_hands"] == 1
+    assert card["players"] == [], "a seat that changed hands counts for no player"
+
+
+def test_a_seat_the_computer_played_all_game_is_its_persons_but_counts_for_the_level() -> None:
+    hall = lobby()
+    hello(hall, 1, "Ann", ANN_KEY)
+    made = answer(hall.handle(1, m.CreateRoom(game="othello", board=1, seat="black")), 1)
+    room = str(made.room["room"])
+    hall.handle(1, m.SetSeat(room=room, seat="black", holder="bot", level="easy"))
+    hall.handle(1, m.FillBots(room=room, level="easy"))
+    hall.handle(1, m.Start(room=room))
+    while turns := hall.bot_turns():
+        for turn in turns:
+            hall.play_bot(turn, turn.state.format_move(turn.state.legal_moves()[0]))
+    store = hall.archive
+    assert isinstance(store, Store)
+    store.save([], results=hall.take_unsaved().results)
+    mine = answer(hall.handle(1, m.MyGames()), 1)
+    (game,) = mine.finished
+    black = next(seat for seat in game["seats"] if seat["colour"] == "black")
+    assert (black["kind"], black["player"]) == ("bot", player_id(ANN_KEY))
+    card = store.score_card("othello", None)
+    assert [line["name"] for line in card["players"]] == ["computer, level easy"]
+    assert card["players"][0]["games"] == 2, "both seats count for the level, none for Ann"

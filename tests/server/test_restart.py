@@ -201,3 +201,38 @@ async def test_changes_a_failed_write_could_not_store_are_stored_with_the_next(
         await client.request(m.FillBots(room=joined.room["room"]))
         assert [item.room_id for item in store.load()] == [joined.room["room"]]
         await client.close()
+
+
+async def test_a_killed_server_comes_back_with_each_rooms_history(tmp_path: Path) -> None:
+    async with server_process(tmp_path) as (process, port):
+        ann = await create(port, "Ann", "othello", "black", public=False)
+        bob = await join(port, "Bob", ann.ref, "white")
+        await ann.client.request(m.Start(room=ann.ref))
+        await play_some([ann, bob], 4)
+        said = await bob.client.request(m.Chat(room=bob.ref, text="so close! gg"))
+        assert isinstance(said, m.Ok), "stored before it was told"
+        process.send_signal(signal.SIGKILL)
+        await process.wait()
+    async with server_process(tmp_path) as (_, port):
+        back = await Client.open(port, "Bob")
+        again = await back.request(m.Join(room=bob.ref, token=bob.token))
+        assert isinstance(again, m.Joined) and again.history is not None
+        history = again.history
+        assert [entry["kind"] for entry in history] == [
+            "seat",
+            "seat",
+            "started",
+            *["move"] * 4,
+            "chat",
+        ]
+        assert [entry["n"] for entry in history] == list(range(1, 9))
+        assert [entry["move"] for entry in history if entry["kind"] == "move"] == again.room[
+            "moves"
+        ]
+        assert history[-1]["name"] == "Bob" and history[-1]["text"] == "so close! gg"
+        assert {entry["name"] for entry in history if entry["kind"] == "move"} == {"Ann", "Bob"}
+        watcher = await Client.open(port, "Cy")
+        watching = await watcher.request(m.Spectate(room=ann.ref))
+        assert isinstance(watching, m.Watching) and watching.history == history
+        for client in (back, watcher):
+            await client.close()

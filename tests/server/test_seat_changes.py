@@ -362,3 +362,44 @@ def test_a_restart_keeps_the_seat_changes_and_whose_seats_were_whose() -> None:
         held.seats[0].token,
         None,
     )
+
+
+def test_stand_ins_and_seats_given_up_play_at_the_rooms_level() -> None:
+    table = Table()
+    room = str(table.create(standin_after=10).room["room"])
+    table.join(2, room, seat="red")
+    assert isinstance(set_seat(table, 1, room, "green", "bot", level="easy"), m.Ok)
+    table.lobby.handle(1, m.Start(room=room))
+    held = table.lobby.rooms[room]
+    assert held.bot_level == "easy", "green's computer was set to easy"
+    table.lobby.disconnect(2)
+    table.clock.now += 10
+    table.lobby.tick()
+    assert (held.seats[1].holder, held.seats[1].level) == (Holder.STANDIN, "easy")
+    table.lobby.handle(1, m.Leave(room=room, give_up=True))
+    assert (held.seats[0].holder, held.seats[0].level) == (Holder.BOT, "easy")
+    again = restore_room(room_record(held), table.clock.now)
+    assert again.bot_level == "easy", "kept across a restart"
+
+    other = Table()
+    room = str(other.create(standin_after=10).room["room"])
+    other.lobby.handle(1, m.FillBots(room=room, level="hard"))
+    other.lobby.handle(1, m.Start(room=room))
+    other.lobby.handle(1, m.SetSeat(room=room, seat="blue", holder="bot"))
+    mine = other.lobby.rooms[room].seats[0]
+    assert (mine.holder, mine.level, mine.name) == (Holder.BOT, "hard", "Ann"), (
+        "a seat handed to the computer with no level named: the room's level"
+    )
+    other.lobby.handle(1, m.SetSeat(room=room, seat="blue", holder="bot", level="expert"))
+    assert mine.level == "expert"
+    assert other.lobby.rooms[room].bot_level == "hard", "a person's seat sets no room level"
+
+    people = Table()
+    room = people.full_room()
+    people.lobby.disconnect(3)
+    people.clock.now += 60
+    people.lobby.tick()
+    green = people.lobby.rooms[room].seats[2]
+    assert (green.holder, green.level) == (Holder.STANDIN, "medium"), (
+        "no computer seat was ever set: the game's default level"
+    )

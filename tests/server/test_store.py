@@ -99,6 +99,30 @@ def test_an_older_database_is_migrated_and_keeps_its_rooms(tmp_path: Path) -> No
     db.close()
 
 
+def test_finished_games_kept_before_the_players_list_stay_in_their_players_lists(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / FILE_NAME
+    db = sqlite3.connect(path)
+    for number in range(len(MIGRATIONS) - 1):
+        for statement in MIGRATIONS[number]:
+            db.execute(statement)
+    db.execute(
+        "INSERT INTO results (id, room, game, preset, board, moves, stood_in, finished_at,"
+        " version, record) VALUES (1, 'r', 'othello', 'standard', 1, 60, 0, 5.0, 60, 'x')"
+    )
+    db.execute(
+        "INSERT INTO result_seats (result, colour, kind, name, outcome, score, player)"
+        " VALUES (1, 'black', 'human', 'Ann', 'win', 40, 'p-ann')"
+    )
+    db.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+    db.commit()
+    db.close()
+    store = Store(path)
+    assert [game["record"] for game in store.finished_games("p-ann")] == ["r.60"]
+    store.close()
+
+
 def test_writes_go_to_the_log_and_a_checkpoint_folds_them_in(tmp_path: Path) -> None:
     path = tmp_path / FILE_NAME
     store = Store(path)
