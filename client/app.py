@@ -47,6 +47,7 @@ from .dialogs import (
     SeatScreen,
 )
 from .files import ImportScreen, LoadScreen, SaveScreen, export_path
+from .history import history_lines
 from .leaderboard import you
 from .lobby import LobbyScreen
 from .ratings import changes_words
@@ -108,6 +109,12 @@ class RoomScreen(Screen[None]):
             tooltip="step through the game just played, with charts (once it is over)",
         ),
         Binding("f9", "start", "Start", tooltip="start the game (the host)"),
+        Binding(
+            "f9",
+            "rematch",
+            "Rematch",
+            tooltip="play again, everyone one seat on, so another moves first",
+        ),
         Binding("f10", "leave", "Quit", tooltip="leave the room (asks first)"),
         Binding("f11", "fill", "Fill", tooltip="computer players in the open seats (the host)"),
         Binding("f12", "rules", "Rules", tooltip="how to play this game"),
@@ -127,7 +134,7 @@ class RoomScreen(Screen[None]):
     )
     """Commands used seldom enough to live in the F1 list alone: (action, name, what)."""
     SEATED_ONLY: ClassVar[frozenset[str]] = frozenset(
-        {"hint", "suggest", "undo", "new_game", "load", "import_file"}
+        {"hint", "suggest", "undo", "new_game", "rematch", "load", "import_file"}
     )
     """What only a seated person may ask, so not offered to watchers."""
 
@@ -192,6 +199,7 @@ class RoomScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.composed = True
+        self._tell_history()
         self.redraw(board=True)
         self._arrange()
         if self.start_now:
@@ -233,9 +241,11 @@ class RoomScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Watchers are not offered what only a seated person may ask (the host may still
-        load a game); a game is replayed once it is over."""
+        load a game); a game is replayed, or played again, once it is over."""
         if action == "replay":
             return self.room.status == "finished"
+        if action == "rematch":
+            return self.room.status == "finished" and bool(self.room.playing)
         if action in ("fill", "start"):
             return self.room.host and self.room.status == "waiting"
         if action not in self.SEATED_ONLY or self.room.playing:
@@ -282,7 +292,8 @@ class RoomScreen(Screen[None]):
             self._board_to_the_fore()
         self._tell_ratings()
         if was_playing and self.room.status == "finished":
-            self.log_line("The game is over: A replays it, with charts.")
+            self.log_line(self.room.result())
+            self.log_line("F8 replays it, with charts; F9 plays again, everyone one seat on.")
             self._ask_initials()
 
     def _tell_ratings(self) -> None:
@@ -437,7 +448,8 @@ class RoomScreen(Screen[None]):
                 ):
                     continue
                 words = (
-                    f"{name}: {best['score']} is the best score yet on this board! Your initials?"
+                    f"{name}: {best['score']} is the best score yet on this board!"
+                    " Your initials? (Escape skips)"
                 )
                 self._ask_unbidden(InitialsScreen(words), self._send_initials(colour))
                 return
@@ -479,6 +491,16 @@ class RoomScreen(Screen[None]):
                 self._request(answer, lambda _: None)
 
         return send
+
+    def _tell_history(self) -> None:
+        """The log anew from the room's history: what happened before this connection came
+        in, or while it was away."""
+        if not self.drawable:
+            return
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        for line in history_lines(self.room.history):
+            log.write(line)
 
     def log_line(self, text: str) -> None:
         if self.drawable and text:
@@ -720,6 +742,11 @@ class RoomScreen(Screen[None]):
         else:
             self._with_call(again)
 
+    def action_rematch(self) -> None:
+        """The finished game again from a new deal, every holder one seat on."""
+        self.room.new_game_coming = True
+        self._request(m.NewGame(room=self.room.ref, rotate=True), lambda _: None)
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         event.input.clear()
@@ -804,6 +831,7 @@ class RoomScreen(Screen[None]):
         if not isinstance(answer, m.Joined | m.Watching):
             return
         room.rejoined(answer)
+        self._tell_history()
         seat = f" to your seat ({title(room.seat)})" if room.seat else "; watching"
         self.say(f"Reconnected{seat}.")
         if self.show_thinking:
@@ -857,6 +885,8 @@ class ParlourApp(App[None]):
     }
     .dialog DataTable { height: auto; max-height: 16; }
     #commands-dialog { width: 80; padding: 0 1; }
+    InitialsScreen { align: right bottom; background: $background 0%; }
+    InitialsScreen #question { width: 44; }
     #commands-dialog OptionList { height: auto; max-height: 1fr; margin: 1 0; }
     #card, #question {
         height: auto; padding: 1 2; border: thick $accent; background: $panel;

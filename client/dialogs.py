@@ -140,7 +140,8 @@ class CoinScreen(ModalScreen[str | None]):
 
 class InitialsScreen(ModalScreen[str | None]):
     """A new best score: the player types their initials for the score card, as Tribolo
-    asked; Escape leaves the ones taken from the name."""
+    asked; Escape leaves the ones taken from the name. It sits in a corner, the final
+    position in full view."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Skip")]
 

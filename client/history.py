@@ -8,7 +8,7 @@ from typing import Any
 
 from parlour.protocol import messages as m
 
-from .room import chat_words, coin_words, ended_words, seat_words, title
+from .room import chat_words, coin_words, ended_words, played_words, seat_words, title
 
 Entry = Mapping[str, Any]
 SCORE_DASH = "\N{EN DASH}"
@@ -76,14 +76,10 @@ def entry_lines(entry: Entry) -> list[str]:
 
 
 def move_words(entry: Entry) -> str:
-    """A move and any seats passed over after it: `Ann (Blue) played d3.`"""
-    name = entry.get("name")
-    who = f"The computer for {name}" if name else "The computer"
-    if entry.get("level") is None:
-        who = str(name)
-    played = f"{who} ({title(entry['seat'])}) played {entry['move']}."
-    passes = [f"{title(colour)} cannot move and passes." for colour in entry.get("passed", [])]
-    return " ".join([played, *passes])
+    """A move and any seats passed over after it, as the live log says it."""
+    name, level = entry.get("name"), entry.get("level")
+    holder = {"kind": "human", "name": name} if level is None else {"kind": "bot", "name": name}
+    return played_words(holder, entry["seat"], entry["move"], entry.get("passed", []))
 
 
 def over_words(entry: Entry) -> str:

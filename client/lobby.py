@@ -50,7 +50,7 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("game", "status", "seats", "host", "people", "last move", "room")
+        table.add_columns("game", "status", "seats", "host", "people", "last move", "made", "room")
         self.action_refresh()
         self.set_interval(LOBBY_REFRESH_SECONDS, self.action_refresh)
         table.focus()
@@ -74,9 +74,20 @@ class LobbyScreen(Screen[None]):
             seats = ", ".join(seat_summary(seat) for seat in room["seats"])
             people = room.get("people")
             in_room = str(people) if isinstance(people, int) else ""
-            moved = room.get("moved_at")
-            ago = moved_ago(moved, time.time()) if isinstance(moved, int | float) else ""
-            row = (room["game"], room["status"], seats, room["host"], in_room, ago, room["room"])
+            now = time.time()
+            moved, made = (room.get(when) for when in ("moved_at", "created_at"))
+            ago = moved_ago(moved, now) if isinstance(moved, int | float) else ""
+            made_ago = moved_ago(made, now) if isinstance(made, int | float) else ""
+            row = (
+                room["game"],
+                room["status"],
+                seats,
+                room["host"],
+                in_room,
+                ago,
+                made_ago,
+                room["room"],
+            )
             table.add_row(*row)
         ids = [room["room"] for room in self.rooms]
         if chosen is not None and chosen["room"] in ids:

@@ -2,7 +2,7 @@
 about it. Pure: messages in, words out; the app draws them."""
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.protocol import messages as m
@@ -85,6 +85,23 @@ def chat_words(line: m.ChatLine) -> str:
     """A chat line as the log shows it."""
     who = line.name if line.seat is None else f"{line.name} ({title(line.seat)})"
     return f"{who}: {line.text}"
+
+
+def played_words(
+    holder: Mapping[str, Any], colour: str, move: str, passed: Sequence[str] = ()
+) -> str:
+    """A move as the log says it, with who made it and any seats passed over after it:
+    `ann (Blue) played d3.`, `The computer for ann (Red) played b1.`"""
+    name, kind = holder.get("name"), holder.get("kind")
+    if kind == "human":
+        who = str(name)
+    elif kind in ("bot", "standin"):
+        who = f"The computer for {name}" if name else "The computer"
+    else:
+        who = "Someone"
+    played = f"{who} ({title(colour)}) played {move}."
+    passes = [f"{title(seat)} cannot move and passes." for seat in passed]
+    return " ".join([played, *passes])
 
 
 def title(colour: str) -> str:
@@ -211,6 +228,9 @@ class RoomModel:
     new_game_coming: bool = False
     """A new game was asked from this screen or agreed to, so an empty board that comes
     next is a new game and not every move taken back."""
+    history: list[dict[str, Any]] = field(default_factory=list)
+    """What happened in the room lately, as the server kept it (protocol.md 2.11), from the
+    answer that let this connection in."""
 
     @classmethod
     def joined(cls, message: m.Joined, ref: str | None = None) -> "RoomModel":
@@ -223,11 +243,14 @@ class RoomModel:
             code=message.code,
         )
         room.seat = room.playing_now()
+        room.history = list(message.history or [])
         return room
 
     @classmethod
     def watching(cls, message: m.Watching, ref: str) -> "RoomModel":
-        return cls(message.room, ref)
+        room = cls(message.room, ref)
+        room.history = list(message.history or [])
+        return room
 
     @property
     def room_id(self) -> str:
@@ -360,6 +383,7 @@ class RoomModel:
     def _update(self, update: m.Update) -> None:
         if update.version <= self.version:
             return
+        mover = self.holder(update.seat)
         if update.version != self.version + 1:
             self.stale = True
         view = dict(self.view)
@@ -371,14 +395,13 @@ class RoomModel:
         self.view = view
         self.thinking = None
         self.seat = self.playing_now()
-        played = f"{title(update.seat)} played {update.move}."
-        passes = " ".join(f"{title(colour)} cannot move and passes." for colour in update.passed)
-        self.news = f"{played} {passes}".strip()
+        self.news = played_words(mover, update.seat, update.move, update.passed)
 
     def rejoined(self, message: m.Joined | m.Watching) -> None:
         """Back in the room after a reconnection, as the answer says."""
         if isinstance(message, m.Joined):
             self.token, self.host = message.token, message.host
+        self.history = list(message.history or [])
         self._view(message.room)
 
     def _view(self, view: dict[str, Any]) -> None:

@@ -207,8 +207,8 @@ async def test_an_80_by_24_terminal_shows_every_game_whole(
         footer = screen.query_one(Footer)
         keys = [key for key in footer.query(FooterKey) if key.region.width > 0]
         assert keys and keys[0].key == "f1", "F1, which lists every command, comes first"
-        shown = {key.key for key in keys if key.region.right <= 80}
-        assert {"f1", "f2", "f4", "f5", "f10"} <= shown, shown
+        on_screen = {key.key for key in keys if key.region.right <= 80}
+        assert {"f1", "f2", "f4", "f5", "f10"} <= on_screen, on_screen
 
 
 async def test_the_waiting_room_shows_the_board_it_will_deal(connection: Connection) -> None:

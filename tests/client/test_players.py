@@ -17,7 +17,7 @@ from parlour.cli import main
 from parlour.client.app import ParlourApp, RoomScreen
 from parlour.client.cards import ScoreCardScreen
 from parlour.client.connection import Connection, RefusedError
-from parlour.client.dialogs import ConfirmScreen
+from parlour.client.dialogs import ConfirmScreen, InitialsScreen
 from parlour.client.leaderboard import LeaderboardScreen, leaderboard_rows, leaderboard_text
 from parlour.client.lobby import LobbyScreen
 from parlour.client.mygames import MyGamesScreen, finished_row, my_games_text, playing_row
@@ -141,7 +141,7 @@ async def test_a_rated_game_shows_the_ratings_that_it_counts_and_each_change(
             assert f"{before} → {after} ({signed})" in log_text(screen)
             line = next(line for line in seat_lines(screen) if colour.capitalize() in line)
             assert line.endswith(signed), line
-        assert "A replays it" in log_text(screen)
+        assert "F8 replays it" in log_text(screen)
         assert screen.room.status == "finished"
 
 
@@ -346,3 +346,31 @@ async def test_the_commands_that_only_look_say_hello_with_the_name_played_under(
     NameFile().path.unlink()
     assert await asyncio.to_thread(main, ["mine", *server]) == 0
     assert "as root:" in capsys.readouterr().out, "with no name kept, the login name"
+
+
+async def test_the_end_names_the_winner_and_f9_plays_again_one_seat_on(
+    player: Connection,
+) -> None:
+    room = await rated_room(player)
+    app = ParlourApp(player, room)
+    async with app.run_test(size=SCREEN) as pilot:
+        screen = screen_of(app)
+        await play_out(player, room.ref)
+        await until(pilot, lambda: screen.room.status == "finished", "the game ended")
+        result = screen.room.result()
+        winners = screen.room.observation["winners"]  # type: ignore[index]
+        if winners != ["blue"]:
+            assert "the computer (" in result or "a draw" in result, result
+        await until(pilot, lambda: result in log_text(screen), "the log said who won")
+        assert "F9 plays again" in log_text(screen)
+        if winners == ["blue"]:
+            await until(pilot, lambda: isinstance(app.screen, InitialsScreen), "initials asked")
+            await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "back at the board")
+        played = screen.room.version
+        await pilot.press("f9")
+        # A tiny board: the rematch may be over as soon as it began.
+        await until(pilot, lambda: screen.room.version > played, "the rematch began")
+        assert screen.room.playing == ["red"], "ann moved one seat on"
+        holders = {seat["colour"]: seat["holder"] for seat in screen.room.seats}
+        assert holders["blue"]["kind"] == "bot" and holders["red"]["name"] == "ann"

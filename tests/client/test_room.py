@@ -61,7 +61,7 @@ def test_an_update_moves_the_room_on_and_says_who_played() -> None:
     assert room.apply(update_to("othello", ["d3"], "black", passed=["white"]))
     assert room.version == 1
     assert room.view["moves"] == ["d3"]
-    assert room.news == "Black played d3. White cannot move and passes."
+    assert room.news == "ann (Black) played d3. White cannot move and passes."
     assert not room.stale
 
 

@@ -164,6 +164,6 @@ async def test_quitting_asks_first_and_giving_up_hands_the_seat_to_the_computer(
         assert book.find(connection.url, room.ref) is None
         view = await connection.request(m.GetRoom(room=room.ref))
         assert isinstance(view, m.RoomView)
-        assert view.room["seats"][0]["holder"] == {"kind": "bot", "level": "medium"}
+        assert view.room["seats"][0]["holder"] == {"kind": "bot", "level": "easy"}
     finally:
         await connection.close()

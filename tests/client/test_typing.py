@@ -4,11 +4,12 @@ question nobody here asked waits until the line being typed is sent."""
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 from textual.screen import ModalScreen
-from textual.widgets import Input
+from textual.widgets import Input, RichLog
 
 from parlour.client.app import ParlourApp
 from parlour.client.connection import Connection
@@ -53,6 +54,12 @@ async def rated_game(ann: Connection, bob: Connection) -> RoomModel:
     return room
 
 
+async def view_of(connection: Connection, room: RoomModel) -> dict[str, Any]:
+    answer = await connection.request(m.GetRoom(room=room.ref))
+    assert isinstance(answer, m.RoomView)
+    return answer.room
+
+
 async def chat_heard(bob: Connection, count: int) -> list[str]:
     """The texts of the next `count` chat lines Bob hears."""
     heard: list[str] = []
@@ -87,7 +94,7 @@ async def test_sentences_typed_on_the_board_are_chat_and_nothing_else(
             assert no_dialog(app), f"{sentence!r} opened {app.screen}"
         assert await chat_heard(bob, len(SENTENCES)) == list(SENTENCES)
         assert app.screen is screen and app.is_running, "still in the room"
-        view = (await ann.request(m.GetRoom(room=room.ref))).room  # type: ignore[attr-defined]
+        view = await view_of(ann, room)
         assert view["rated"] and view["status"] == "playing" and view["version"] == 0
         assert screen.room.view["rated"]
 
@@ -105,7 +112,7 @@ async def test_text_typed_on_a_seat_or_a_button_goes_to_the_chat_too(
         await type_line(pilot, "Hold on, my turn next")
         assert no_dialog(app)
         assert await chat_heard(bob, 1) == ["Hold on, my turn next"]
-        assert (await ann.request(m.GetRoom(room=room.ref))).room["rated"]  # type: ignore[attr-defined]
+        assert (await view_of(ann, room))["rated"]
 
 
 async def test_the_commands_are_on_keys_that_type_nothing(
@@ -148,5 +155,33 @@ async def test_a_proposal_waits_while_a_line_is_typed_and_enter_never_agrees(
         await until(pilot, lambda: isinstance(app.screen, ProposalScreen), "then it asked")
         await pilot.press("y", "enter")
         await until(pilot, lambda: screen.room.proposal is None, "the proposal ended")
-        view = (await ann.request(m.GetRoom(room=room.ref))).room  # type: ignore[attr-defined]
+        view = await view_of(ann, room)
         assert view["version"] == 1 and len(view["moves"]) == 1, "the game went on"
+
+
+async def test_coming_back_shows_what_was_said_and_played_meanwhile(
+    people: tuple[Connection, Connection], url: str
+) -> None:
+    ann, bob = people
+    room = await rated_game(ann, bob)
+    first = room.observation["legal_moves"][0]  # type: ignore[index]
+    await ann.request(m.Chat(room=room.ref, text="good luck"))
+    await ann.request(m.Move(room=room.ref, version=0, move=first))
+    await bob.request(m.Chat(room=room.ref, text="so close! gg"))
+    again = await Connection.open(url, "ann", key=ann.key, retry_delays=(0.05,))
+    try:
+        back = await again.request(m.Join(room=room.ref, token=room.token))
+        assert isinstance(back, m.Joined)
+        app = ParlourApp(again, RoomModel.joined(back, room.ref))
+        async with app.run_test(size=SCREEN) as pilot:
+            screen = screen_of(app)
+            await pilot.pause()
+            log = [line.text for line in screen.query_one(RichLog).lines]
+            said = [
+                "ann (Black): good luck",
+                f"ann (Black) played {first}.",
+                "bob (White): so close! gg",
+            ]
+            assert [line for line in log if line in said] == said, log
+    finally:
+        await again.close()
