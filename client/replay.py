@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 from parlour.protocol import messages as m
 
 from .charts import ChartData, PlyChart
-from .colours import ink_style
+from .colours import label_style
 from .connection import Connection
 from .replaymodel import SHARE_WHOLE, ReplayModel, score_ticks
 from .room import title
@@ -121,8 +121,8 @@ class ReplayScreen(Screen[None]):
         replay = self.replay
         text = Text(f"Replay: {replay.game.capitalize()}  ", style="bold")
         for colour in replay.seats:
-            text.append(f"{title(colour)} ", ink_style(colour))
-            text.append(f"{replay.name_of(colour)}  ")
+            text.append(f" {title(colour)} ", label_style(colour))
+            text.append(f" {replay.name_of(colour)}  ")
         text.append(replay.result_words(), style="italic")
         return text
 
@@ -157,8 +157,8 @@ class ReplayScreen(Screen[None]):
         """Each seat's score and chances at this ply, in the seat's colour."""
         text = Text()
         for colour, standing in self.replay.standing(self.ply):
-            text.append(f"{title(colour)} ", ink_style(colour))
-            text.append(f"{standing}  ")
+            text.append(f" {title(colour)} ", label_style(colour))
+            text.append(f" {standing}  ")
         text.rstrip()
         return text
 

@@ -5,6 +5,7 @@ a replay from a room at game over, from a game file (`parlour replay FILE`), and
 
 import asyncio
 import random
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -256,27 +257,33 @@ async def test_the_replay_screen_fits_80_by_24_for_every_game(
         assert screen.arranged != "charts" and board.display
 
 
-async def test_parlour_replay_sends_the_file_and_shows_it(
-    url: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+async def test_parlour_replay_of_a_file_needs_no_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """`parlour replay FILE` builds the replay here: with --server at a port that refuses
+    every connection, it opens, and every move steps through as the rules give it."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     path = tmp_path / "game.txt"
-    path.write_text(random_game_file("tribolo", 20, seed=4))
+    text = random_game_file("othello", 20, seed=4)
+    path.write_text(text)
+    states = states_of(text)
     shown: list[tuple[str, int]] = []
 
     async def run_async(self: ReplayApp, **_: Any) -> None:
         async with self.run_test(size=SMALL) as pilot:
             await until(pilot, lambda: isinstance(self.screen, ReplayScreen), "it opened")
+            await step_through(pilot, replay_screen(self), states)
             shown.append((self.replay.game, self.replay.last))
             await pilot.press("escape")
 
     monkeypatch.setattr(ReplayApp, "run_async", run_async)
-    server = url.removeprefix("ws://").removesuffix("/ws")
-    assert await asyncio.to_thread(main, ["replay", str(path), "--server", server]) == 0
-    assert shown == [("tribolo", 20)]
-    path.write_text('[Game "tribolo"]\n\n1. blue z99\n')
-    assert await asyncio.to_thread(main, ["replay", str(path), "--server", server]) == 2
+    with socket.socket() as refusing:
+        refusing.bind(("127.0.0.1", 0))
+        server = f"127.0.0.1:{refusing.getsockname()[1]}"
+        assert await asyncio.to_thread(main, ["replay", str(path), "--server", server]) == 0
+        assert shown == [("othello", 20)]
+        assert await asyncio.to_thread(main, ["replay", str(path)]) == 0
+        assert len(shown) == 2
+        path.write_text('[Game "tribolo"]\n\n1. blue z99\n')
+        assert await asyncio.to_thread(main, ["replay", str(path), "--server", server]) == 2
     assert "cannot replay that game" in capsys.readouterr().err
