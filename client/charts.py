@@ -16,13 +16,14 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from plotext._dict import themes as plotext_themes  # type: ignore[import-untyped]
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import RenderResult
 from textual.message import Message
 from textual_plotext import PlotextPlot
 
-from .colours import CHART_BACKGROUND, CHART_INK, CURSOR_YELLOW
+from .colours import CHART_BACKGROUND, CHART_INK, CURSOR_YELLOW, rgb_colour
 
 CURSOR_RGB: Final = CURSOR_YELLOW
 AXES_RGB: Final = "#a0a4ab"
@@ -43,6 +44,12 @@ def rgb(colour: str) -> tuple[int, int, int]:
     """A seat's line colour as plotext takes it; light grey for a seat this client does not
     know."""
     return hex_rgb(CHART_INK.get(colour, UNKNOWN_RGB))
+
+
+def line_style(colour: str) -> Style:
+    """A seat's line as the charts draw it, on their background: for a legend."""
+    ink = CHART_INK.get(colour, UNKNOWN_RGB)
+    return Style(color=rgb_colour(ink), bgcolor=rgb_colour(CHART_BACKGROUND), bold=True)
 
 
 def hex_rgb(text: str) -> tuple[int, int, int]:

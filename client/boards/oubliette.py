@@ -369,8 +369,7 @@ class OublietteBoard(Board):
             where = (
                 f"next to {line[0]}"
                 if len(line) == 1
-                else f"next to {picked[-1]}, the piece you picked last, or just beyond either"
-                " end of the line"
+                else f"next to {picked[-1]} (picked last) or just beyond either end of the line"
             )
             problem = f"Click a cell {where}; click a picked piece to let it go."
             return Pick(picked, problem=problem)

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.style import Style
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -19,9 +21,11 @@ from parlour.client.app import ParlourApp
 from parlour.client.boards import board_for
 from parlour.client.boards.base import Marks
 from parlour.client.charts import PlyChart, canvas_of, ply_at_column, ply_ticks
+from parlour.client.charts import rgb as chart_rgb
 from parlour.client.connection import Connection
 from parlour.client.replay import MoveList, ReplayApp, ReplayBoard, ReplayScreen, ask_replay
 from parlour.client.replaymodel import thousandths
+from parlour.players import replay_here
 from parlour.protocol import messages as m
 from parlour.protocol.players import new_key
 from parlour.rules import GAMES, State, get_game
@@ -287,3 +291,24 @@ async def test_parlour_replay_of_a_file_needs_no_server(
         path.write_text('[Game "tribolo"]\n\n1. blue z99\n')
         assert await asyncio.to_thread(main, ["replay", str(path), "--server", server]) == 2
     assert "cannot replay that game" in capsys.readouterr().err
+
+
+async def test_each_seats_name_follows_a_stroke_of_its_chart_line() -> None:
+    """Black's line is drawn grey on the charts' dark background: the words under the move
+    show each seat's stroke before its name, in the charts' own colours."""
+    replay = replay_here(random_game_file("othello", 12, seed=3))
+    app = ReplayApp(replay)
+    async with app.run_test(size=SCREEN) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay opened")
+        now = replay_screen(app).query_one("#replay-now", Static).content
+        assert isinstance(now, Text)
+        strokes = [
+            (now.plain[span.end + 1 : span.end + 6].strip(), span.style)
+            for span in now.spans
+            if now.plain[span.start : span.end] == "━━"
+        ]
+        assert [seat for seat, _ in strokes] == ["Black", "White"]
+        for seat, style in strokes:
+            assert isinstance(style, Style) and style.color is not None
+            assert style.color.triplet is not None
+            assert tuple(style.color.triplet) == chart_rgb(seat.lower())

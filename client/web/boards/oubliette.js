@@ -303,7 +303,7 @@ export class OublietteBoard {
       const where =
         line.length === 1
           ? `next to ${line[0]}`
-          : `next to ${picked.at(-1)}, the piece you picked last, or just beyond either end of the line`;
+          : `next to ${picked.at(-1)} (picked last) or just beyond either end of the line`;
       const problem = `Click a cell ${where}; click a picked piece to let it go.`;
       return { picked: [...picked], move: null, problem };
     }
