@@ -92,6 +92,13 @@ def centre(row: int, number: int) -> tuple[int, int]:
     return PITCH * number - PITCH // 2 * row + LEFT, BOTTOM - row
 
 
+def cell_name(where: tuple[int, int]) -> str | None:
+    """The name of the cell at a row and number, or None off the board."""
+    row, number = where
+    name = f"{hexgrid.ROW_LETTERS[row]}{number}" if 0 <= row < len(hexgrid.ROW_LETTERS) else ""
+    return name if name in _INDEX else None
+
+
 def neighbour(name: str, direction: str) -> str | None:
     """The cell one step from `name` in `direction`, or None off the board."""
     index = _INDEX.get(name)
@@ -143,12 +150,6 @@ def parse_move(text: str) -> tuple[Line, str] | None:
         return None
     line = line_between(match[1], match[2] or match[1])
     return (line, match[3]) if line else None
-
-
-def move_text(line: Line, direction: str) -> str:
-    """How the rules write a line's move: its end cells and the direction."""
-    first, last = line[0], line[-1]
-    return f"{first if first == last else f'{first}-{last}'} {direction}"
 
 
 def destinations(line: Iterable[str], direction: str) -> set[str]:
@@ -251,12 +252,12 @@ class OublietteBoard(Board):
             if lead is None:
                 break
             lead = (lead[0] + DELTAS[direction][0], lead[1] + DELTAS[direction][1])
-            name = f"{hexgrid.ROW_LETTERS[lead[0]]}{lead[1]}" if 0 <= lead[0] < 9 else ""
-            if name in _INDEX:
+            name = cell_name(lead)
+            if name is None:
+                gone = lead
+            else:
                 pushed.add(name)
                 gone = lead if name in self._holes else None
-            else:
-                gone = lead
         if not self.observation.get("last_ejected"):
             gone = None
         return moved, pushed, set(line) - moved, gone
@@ -286,20 +287,19 @@ class OublietteBoard(Board):
                 canvas.put(cell.x + 2, cell.y, framing[1], mark + style.background_style)
         if self.gone is not None:
             x, y = centre(*self.gone)
-            canvas.put(x, y, GONE, self._gone_style())
+            canvas.put(x, y, GONE, self._gone_style(self.gone))
         text = canvas.text()
         for line in self._legend():
             text.append("\n")
             text.append_text(line)
         return text
 
-    def _gone_style(self) -> Style:
+    def _gone_style(self, where: tuple[int, int]) -> Style:
         """The cross where a pushed-off piece went: in its seat's colour, on a hole's cell."""
-        movers = {self._seat_of.get(cell) for cell in self.moved} - {None}
+        movers = {self._seat_of.get(cell) for cell in self.moved}
         victims = [seat for seat in self.observation["seats"] if seat not in movers]
         style = Style(color=seat_colour(victims[0]), bold=True) if victims else MARK
-        inside = self.gone is not None and f"{hexgrid.ROW_LETTERS[self.gone[0]]}{self.gone[1]}"
-        return WELL + style if inside in self._holes else style
+        return WELL + style if cell_name(where) in self._holes else style
 
     def _draw_labels(self, canvas: _Canvas) -> None:
         """Each row's letter left of its first cell; each diagonal's number below its end."""
@@ -404,19 +404,20 @@ class OublietteBoard(Board):
         picked last, or (along the line) just beyond its front."""
         line = as_line(picked)
         found = set()
-        for (cells, direction), _ in self._legal.items():
-            if line and cells == frozenset(line):
-                inline = len(line) > 1 and direction_to(line[0], line[1]) in (
-                    direction,
-                    OPPOSITE[direction],
-                )
-                if inline:
-                    front = next(c for c in line if neighbour(c, direction) not in line)
-                    target = neighbour(front, direction)
-                else:
-                    target = neighbour(picked[-1], direction)
-                if target is not None:
-                    found.add(target)
+        for cells, direction in self._legal:
+            if not line or cells != frozenset(line):
+                continue
+            along = len(line) > 1 and direction_to(line[0], line[1]) in (
+                direction,
+                OPPOSITE[direction],
+            )
+            if along:
+                front = next(cell for cell in line if neighbour(cell, direction) not in line)
+                target = neighbour(front, direction)
+            else:
+                target = neighbour(picked[-1], direction)
+            if target is not None:
+                found.add(target)
         return frozenset(found)
 
     def hint_squares(self, moves: Sequence[str]) -> frozenset[str]:
