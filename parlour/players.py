@@ -26,7 +26,6 @@ from parlour.client.replaymodel import ReplayModel
 from parlour.protocol import messages as m
 from parlour.protocol.errors import ProtocolError
 from parlour.protocol.messages import MAX_GAME_FILE
-from parlour.server.known import replay_message
 from parlour.terminal import SetupError, connected, player_key, player_name
 
 
@@ -144,6 +143,8 @@ def game_file_text(path: str) -> str:
 
 def replay_here(text: str) -> ReplayModel:
     """The replay of a game file, built in this process as a server would build it."""
+    from parlour.server.known import replay_message  # noqa: PLC0415 (only a replay needs it)
+
     try:
         return ReplayModel.from_reply(replay_message(None, text))
     except (ProtocolError, ValueError) as error:
