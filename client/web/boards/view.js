@@ -18,7 +18,8 @@
  * whose moves are several clicks (Oubliette) mark the pieces that can move, then, for the
  * pieces picked, where they can go; without it every square of every move is marked.
  *
- * The view holds no rules: the server decides what is legal, and the view never changes
+ * The view holds no rules: the server decides what is legal (the observation's legal
+ * moves, from which a board may say why a click makes none), and the view never changes
  * the position itself. It shows observations and reports finished moves through onMove.
  * A replay marks the cells a move changed (`setChanged`) with a ring of their own, drawn
  * over any board by the view.
