@@ -518,6 +518,8 @@ class RoomScreen(Screen[None]):
             return
         pick = view.board.pick(view.marks.picked, event.square)
         view.mark(picked=pick.picked if pick.move is None else ())
+        if pick.problem is not None:
+            self.say(pick.problem)
         if pick.move is not None:
             move = m.Move(room=self.room.ref, version=self.room.version, move=pick.move)
             self._request(move, lambda _: None)

@@ -1,6 +1,10 @@
 """A chart of each seat over the plies of a game (textual-plotext): a line a seat in its
 colour, marked moves, a cursor at the ply shown, and a click that names the ply under it.
 
+The chart has a dark background of its own, whatever the terminal's theme, and draws each
+seat in a light enough form of its colour (`CHART_INK`) to read on it at every colour depth:
+black as a mid grey, as charts on a dark background draw it.
+
 A click is mapped back through the drawing itself: plotext frames the plot's canvas with
 `└` and `┘` on its bottom axis, and places ply `x` of `lo..hi` at canvas column
 `floor(0.5 + (width - 1) * (x - lo) / (hi - lo))`; the click's column is turned back into
@@ -11,15 +15,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from plotext._dict import themes as plotext_themes  # type: ignore[import-untyped]
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import RenderResult
 from textual.message import Message
 from textual_plotext import PlotextPlot
 
-from .colours import HINT_YELLOW, SEAT_RGB
+from .colours import CHART_BACKGROUND, CHART_INK, CURSOR_YELLOW, rgb_colour
 
-CURSOR_RGB: Final = HINT_YELLOW
+CURSOR_RGB: Final = CURSOR_YELLOW
+AXES_RGB: Final = "#a0a4ab"
+UNKNOWN_RGB: Final = "#b8bec7"
+THEME: Final = "parlour-chart"
+"""The plotext theme the charts draw with: our background and axes on every terminal,
+registered in plotext's table of themes as textual-plotext registers its own."""
 MARK: Final = "x"
 """The marker of a marked move (a worst move) on its seat's line."""
 X_TICKS: Final = 5
@@ -30,14 +41,29 @@ Series = Mapping[str, Sequence[float | None]]
 
 
 def rgb(colour: str) -> tuple[int, int, int]:
-    """A seat's colour as plotext takes it; grey for a seat this client does not know."""
-    value = int(SEAT_RGB.get(colour, "#8d939c").removeprefix("#"), 16)
-    return (value >> 16, (value >> 8) & 0xFF, value & 0xFF)
+    """A seat's line colour as plotext takes it; light grey for a seat this client does not
+    know."""
+    return hex_rgb(CHART_INK.get(colour, UNKNOWN_RGB))
+
+
+def line_style(colour: str) -> Style:
+    """A seat's line as the charts draw it, on their background: for a legend."""
+    ink = CHART_INK.get(colour, UNKNOWN_RGB)
+    return Style(color=rgb_colour(ink), bgcolor=rgb_colour(CHART_BACKGROUND), bold=True)
 
 
 def hex_rgb(text: str) -> tuple[int, int, int]:
     value = int(text.removeprefix("#"), 16)
     return (value >> 16, (value >> 8) & 0xFF, value & 0xFF)
+
+
+plotext_themes[THEME] = [
+    hex_rgb(CHART_BACKGROUND),
+    hex_rgb(CHART_BACKGROUND),
+    hex_rgb(AXES_RGB),
+    "default",
+    [hex_rgb(ink) for ink in CHART_INK.values()],
+]
 
 
 def ply_ticks(last: int, most: int = X_TICKS) -> list[int]:
@@ -99,6 +125,10 @@ class PlyChart(PlotextPlot):
         self.data: ChartData | None = None
         self.canvas: tuple[int, int] = (0, 0)
         """The plot's canvas as last drawn: its first column and its width."""
+
+    def _get_plotext_theme_name(self, app_theme_name: str) -> str:
+        """Our theme, whatever the app's."""
+        return THEME
 
     def show(self, data: ChartData) -> None:
         """Draw `data` from now on."""

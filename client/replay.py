@@ -23,8 +23,8 @@ from textual.widgets.option_list import Option
 
 from parlour.protocol import messages as m
 
-from .charts import ChartData, PlyChart
-from .colours import ink_style
+from .charts import ChartData, PlyChart, line_style
+from .colours import label_style
 from .connection import Connection
 from .replaymodel import SHARE_WHOLE, ReplayModel, score_ticks
 from .room import title
@@ -43,6 +43,8 @@ CHARTS_BESIDE_LEAST: Final = 30
 """Columns the charts need beside a tall board."""
 TYPED_FOR: Final = 1.5
 """Seconds within which digits typed make one number."""
+LINE_SAMPLE: Final = "━━"
+"""A stroke of a seat's line on the charts, before its name."""
 SHARE_TICKS: Final = ((0.0, "0%"), (SHARE_WHOLE / 2, "50%"), (float(SHARE_WHOLE), "100%"))
 
 Layout = Literal["below", "beside", "narrow", "charts"]
@@ -121,8 +123,8 @@ class ReplayScreen(Screen[None]):
         replay = self.replay
         text = Text(f"Replay: {replay.game.capitalize()}  ", style="bold")
         for colour in replay.seats:
-            text.append(f"{title(colour)} ", ink_style(colour))
-            text.append(f"{replay.name_of(colour)}  ")
+            text.append(f" {title(colour)} ", label_style(colour))
+            text.append(f" {replay.name_of(colour)}  ")
         text.append(replay.result_words(), style="italic")
         return text
 
@@ -154,11 +156,13 @@ class ReplayScreen(Screen[None]):
         self._chart()
 
     def _standing(self) -> Text:
-        """Each seat's score and chances at this ply, in the seat's colour."""
+        """Each seat's score and chances at this ply, after its name on its colour and a
+        stroke of its line on the charts, so that the lines tell whose they are."""
         text = Text()
         for colour, standing in self.replay.standing(self.ply):
-            text.append(f"{title(colour)} ", ink_style(colour))
-            text.append(f"{standing}  ")
+            text.append(LINE_SAMPLE, line_style(colour))
+            text.append(f" {title(colour)} ", label_style(colour))
+            text.append(f" {standing}  ")
         text.rstrip()
         return text
 

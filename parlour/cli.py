@@ -515,19 +515,21 @@ def _add_player_commands(commands: Any) -> None:
         "replay",
         help="step through a game with charts of the scores and chances",
         description="Step through the game in a game file (as `export` writes them; - for"
-        " standard input), or a finished game of yours by its record (parlour mine lists"
-        " them): the board at every move, the scores and the computer's judgement charted.",
+        " standard input), here with no server, or a finished game of yours by its record"
+        " (parlour mine lists them), asked of the server: the board at every move, the"
+        " scores and the computer's judgement charted.",
     )
     replayed = replay.add_mutually_exclusive_group(required=True)
     replayed.add_argument("file", nargs="?", metavar="FILE", help="a game file")
     replayed.add_argument("--record", metavar="RECORD", help="a finished game's record")
     for command in (leaderboard, mine, replay):
+        asked = "with --record, the server's " if command is replay else ""
         command.add_argument(
             "--server",
             type=_server,
             default=LOCAL_SERVER,
             metavar="URL",
-            help=f"host:port (default {LOCAL_SERVER}, a server on this machine)",
+            help=f"{asked}host:port (default {LOCAL_SERVER}, a server on this machine)",
         )
         command.add_argument(
             "--name",

@@ -2,6 +2,10 @@
 leaderboard, this player's games, and a game stepped through with charts (protocol.md
 2.10).
 
+A game file is replayed here, with no server: the replay is built in this process by the
+same code a server builds it with (parlour.server.replays, from the rules and the judges in
+this package). A finished game's record is the server's, so `--record` asks it.
+
 The key is shown with what moving it to another machine takes, and replaced only once the
 person says so, with the old one printed so that it is not lost.
 """
@@ -18,7 +22,9 @@ from parlour.client.leaderboard import leaderboard_text, you
 from parlour.client.mygames import my_games_text
 from parlour.client.playerkey import KeyFile, PlayerKey, PlayerKeyError, parse_key
 from parlour.client.replay import ReplayApp, ask_replay
+from parlour.client.replaymodel import ReplayModel
 from parlour.protocol import messages as m
+from parlour.protocol.errors import ProtocolError
 from parlour.protocol.messages import MAX_GAME_FILE
 from parlour.terminal import SetupError, connected, player_key, player_name
 
@@ -135,18 +141,28 @@ def game_file_text(path: str) -> str:
     return text
 
 
+def replay_here(text: str) -> ReplayModel:
+    """The replay of a game file, built in this process as a server would build it."""
+    from parlour.server.known import replay_message  # noqa: PLC0415 (only a replay needs it)
+
+    try:
+        return ReplayModel.from_reply(replay_message(None, text))
+    except (ProtocolError, ValueError) as error:
+        raise SetupError(f"cannot replay that game: {error}") from None
+
+
 async def replay(args: argparse.Namespace) -> int:
-    """A game file, or a finished game by its record, stepped through in this terminal."""
-    request = (
-        m.Replay(record=args.record)
-        if args.record is not None
-        else m.Replay(text=game_file_text(args.file))
-    )
-    async with looking(args) as connection:
-        try:
-            shown = await ask_replay(connection, request)
-        except (RefusedError, ConnectionLostError, ValueError) as error:
-            raise SetupError(f"cannot replay that game: {error}") from None
+    """A game file (here, with no server), or a finished game by its record (asked of the
+    server), stepped through in this terminal."""
+    if args.record is None:
+        text = game_file_text(args.file)
+        shown = await asyncio.to_thread(replay_here, text)
+    else:
+        async with looking(args) as connection:
+            try:
+                shown = await ask_replay(connection, m.Replay(record=args.record))
+            except (RefusedError, ConnectionLostError, ValueError) as error:
+                raise SetupError(f"cannot replay that game: {error}") from None
     await ReplayApp(shown).run_async()
     return 0
 

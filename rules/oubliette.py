@@ -19,7 +19,7 @@ c3, c4, c5 north-east; `a1 ne` moves one piece. Directions: e, ne, nw, w, sw, se
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import NamedTuple, Self
+from typing import NamedTuple, Self, TypeGuard
 
 from . import hexgrid
 from .dealing import check_board_number
@@ -269,7 +269,9 @@ class OublietteState(State[OublietteMove]):
         except TypeError:
             found = None
         if found is None:
-            raise self._refuse(self._describe(move))
+            error = self._refuse(self._describe(move))
+            reason = self._reason(move) if self._well_formed(move) else None
+            raise type(error)(f"{error}: {reason}") if reason and not self.is_over else error
         mover = self.to_move
         pieces = (found.own, found.opp) if mover == 0 else (found.opp, found.own)
         ejected = list(self.ejected)
@@ -302,15 +304,104 @@ class OublietteState(State[OublietteMove]):
 
     def _describe(self, move: object) -> str:
         """A move in notation if it is shaped like one, else as Python shows it."""
-        if (
+        return self.format_move(move) if self._well_formed(move) else repr(move)
+
+    @staticmethod
+    def _well_formed(move: object) -> TypeGuard[OublietteMove]:
+        """Whether `move` is shaped like a move: cells on the board and a direction."""
+        return (
             isinstance(move, OublietteMove)
-            and move.cells
+            and bool(move.cells)
             and all(isinstance(c, int) and 0 <= c < hexgrid.CELL_COUNT for c in move.cells)
             and isinstance(move.direction, str)
             and move.direction in DIRECTIONS
+        )
+
+    def refusal(self, move: OublietteMove) -> str | None:
+        """Why `move` (a straight line of cells and a direction, as `parse_move` reads it)
+        cannot be played here, in a sentence for a player new to the game; None if it can."""
+        reason = self._reason(move)
+        if reason is None or self.is_over:
+            return reason
+        what = "That piece" if len(move.cells) == 1 else "That line"
+        return f"{what} cannot move there: {reason}."
+
+    def _reason(self, move: OublietteMove) -> str | None:
+        """Why `move` cannot be played here, as the rules have it; None if it can: one's own
+        pieces only, at most the limit of them; never off the board or into a hole; a block
+        or one's own piece in the way; a push only by more pieces than it pushes, into a free
+        cell, a hole or off the board; sideways, every piece into an empty cell."""
+        if move in self._outcomes():
+            return None
+        if self.is_over:
+            return "The game is over."
+        own, opp = self._own_opp()
+        cells, direction = move.cells, move.direction
+        if not all(own & CELL_BITS[cell] for cell in cells):
+            return f"only {SEATS[self.to_move]}'s own pieces move now"
+        if len(cells) > self.layout.limit:
+            return f"a move moves at most {self.layout.limit} pieces"
+        inline = len(cells) == 1 or hexgrid.step(cells[0], direction) in cells
+        if inline or hexgrid.step(cells[-1], direction) in cells:
+            return self._inline_refusal(cells, direction, own, opp)
+        return self._sideways_refusal(cells, direction)
+
+    def _blocker(self, cell: int, own: int, opp: int) -> str | None:
+        """What is on `cell`, in words, if anything is."""
+        bit = CELL_BITS[cell]
+        for bits, words in (
+            (self.layout.holes, "a hole"),
+            (self.layout.blocks, "a block"),
+            (own, "your own piece"),
+            (opp, "an opponent's piece"),
         ):
-            return self.format_move(move)
-        return repr(move)
+            if bits & bit:
+                return words
+        return None
+
+    def _inline_refusal(self, cells: tuple[int, ...], direction: str, own: int, opp: int) -> str:
+        """Why a line cannot move along itself (or a single piece at all) this way."""
+        front = next(cell for cell in cells if hexgrid.step(cell, direction) not in cells)
+        ahead = hexgrid.step(front, direction)
+        if ahead is None:
+            return "your own pieces never leave the board"
+        there = self._blocker(ahead, own, opp)
+        name = CELL_NAMES[ahead]
+        if there == "a hole":
+            return "your own pieces never go into a hole"
+        if there in ("a block", "your own piece"):
+            return f"{there} on {name} is in the way"
+        if there is None:
+            return "that is not a legal move"
+        if len(cells) == 1:
+            return "a single piece cannot push"
+        pushed: int | None = ahead
+        count = 0
+        while pushed is not None and opp & CELL_BITS[pushed]:
+            count += 1
+            pushed = hexgrid.step(pushed, direction)
+        if count >= len(cells):
+            return f"a push needs more of your pieces than theirs ({len(cells)} against {count})"
+        behind = None if pushed is None else self._blocker(pushed, own, opp)
+        if pushed is not None and behind in ("a block", "your own piece"):
+            return f"{behind} on {CELL_NAMES[pushed]} stops the push"
+        return "that is not a legal move"
+
+    def _sideways_refusal(self, cells: tuple[int, ...], direction: str) -> str:
+        """Why a line cannot move sideways this way: the first cell it cannot move into."""
+        own, opp = self._own_opp()
+        for cell in cells:
+            to = hexgrid.step(cell, direction)
+            if to is None:
+                return f"moving sideways, the piece on {CELL_NAMES[cell]} would leave the board"
+            there = self._blocker(to, own, opp)
+            if there is not None:
+                verb = "is" if there in ("a hole", "a block") else "holds"
+                return (
+                    f"moving sideways, every piece needs an empty cell, and {CELL_NAMES[to]}"
+                    f" {verb} {there}"
+                )
+        return "that is not a legal move"
 
     def scores(self) -> tuple[int, ...]:
         return self.ejected

@@ -11,11 +11,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from rich.style import Style
 from rich.text import Text
 
-CHANGED = Style(reverse=True, bold=True)
-"""A cell a replayed move changed: drawn inverted, so a piece keeps its seat's colour."""
+CURSOR_SIDES = ("[", "]")
+"""The keyboard cursor: brackets either side of a square's middle, which keeps its colours."""
+MOVED_SIDES = ("\u203a", "\u2039")
+"""The last move's squares (in a replay, every cell the move changed): single angle quotes
+pointing in from either side."""
 
 Step = Literal["up", "down", "left", "right"]
 """A cursor key."""
@@ -52,6 +54,16 @@ class Marks:
     """Cells a move changed, lit in a replay: placed, flipped, slid, pushed or pushed off."""
 
 
+def sides(name: str, marks: Marks, *, moved: bool = False) -> tuple[str, str] | None:
+    """The characters either side of square `name`'s middle: the cursor's brackets, else the
+    pointers of a square the last move (`moved`) or a replayed one changed, else none."""
+    if name == marks.cursor:
+        return CURSOR_SIDES
+    if moved or name in marks.changed:
+        return MOVED_SIDES
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Pick:
     """What a click or Enter on a square came to: the squares picked so far and, once they
@@ -59,6 +71,8 @@ class Pick:
 
     picked: tuple[str, ...]
     move: str | None = None
+    problem: str | None = None
+    """Why the click made no move, in a sentence for the player; the pick stays as it was."""
 
 
 class Board(ABC):
@@ -84,6 +98,11 @@ class Board(ABC):
     @abstractmethod
     def hint_squares(self, moves: Sequence[str]) -> frozenset[str]:
         """The squares to light up for these move texts."""
+
+    def targets(self, picked: tuple[str, ...]) -> frozenset[str]:
+        """The squares a click on would finish a legal move after `picked`: none for a game
+        whose move is one click."""
+        return frozenset()
 
     def size(self) -> tuple[int, int]:
         """Columns and rows the picture takes."""

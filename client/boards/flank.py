@@ -1,17 +1,31 @@
 """The flank games' board (Tribolo, Numlo, Doublolo, Othello): a grid of squares three
-columns wide, column letters above and row numbers at the left, `a1` at the top left as the
-rules name squares. Every square is a cell, blocked ones too, so the cursor moves evenly;
-the server refuses a move on them.
+columns wide on the game's own board colour, column letters above and row numbers at the
+left, `a1` at the top left as the rules name squares. Every square is a cell, blocked ones
+too, so the cursor moves evenly; the server refuses a move on them.
+
+A square's middle column holds its piece's letter (or a dot); the columns either side carry
+the marks: the cursor's brackets, the last move's pointers. A hinted square turns the hint
+colour with a black dot, and a piece the last move flipped has its letter in italics.
 """
 
 from collections.abc import Sequence
+from itertools import groupby
 from string import ascii_lowercase
 
 from rich.style import Style
 from rich.text import Text
 
-from ..colours import BLACK_LETTER, HINT_YELLOW, SEAT_RGB, VALUE_CYAN, piece_style
-from .base import CHANGED, Board, Cell, Marks, Observation, Pick
+from ..colours import (
+    BLACK_LETTER,
+    BOARDS,
+    LETTER_RGB,
+    PAPER,
+    SEAT_RGB,
+    BoardColours,
+    piece_style,
+    rgb_colour,
+)
+from .base import Board, Cell, Marks, Observation, Pick, sides
 
 SQUARE_WIDTH = 3
 
@@ -20,22 +34,32 @@ SEAT_STYLES = {seat: piece_style(seat) for seat in SEAT_RGB}
 UNKNOWN_SEAT = Style.parse("bold reverse")
 
 LABEL = Style.parse("dim")
-EMPTY = Style.parse("dim")
-VALUE = Style(color=VALUE_CYAN, bold=True)
+VALUE = Style(color=rgb_colour("#3b2e17"), bold=True)
+"""Numlo's square values, dark on the light board."""
 BLOCKED = Style.parse("grey50")
-LAST_MOVE = Style(underline=True)
 FLIPPED = Style(italic=True)
-HINT = Style(color=BLACK_LETTER, bgcolor=HINT_YELLOW)
-CURSOR = Style(reverse=True)
+MARK = Style(bold=True)
 
 EMPTY_CHAR = "."
 BLOCKED_CHAR = "#"
 NO_VALUE = "."
+DOT = "·"
+HINT_DOT = "•"
 
 
 def seat_style(colour: str) -> Style:
     """How a seat's piece is drawn."""
     return SEAT_STYLES.get(colour, UNKNOWN_SEAT)
+
+
+def board_colours(game: object) -> BoardColours:
+    """The board a game is drawn on (paper for a game this client does not know)."""
+    return BOARDS.get(str(game), PAPER)
+
+
+def hint_style(colours: BoardColours) -> Style:
+    """A hinted square: black on the board's hint colour."""
+    return Style(color=rgb_colour(BLACK_LETTER), bgcolor=rgb_colour(colours.hint))
 
 
 def square_name(row: int, col: int) -> str:
@@ -46,16 +70,6 @@ def square_name(row: int, col: int) -> str:
 def column_header(margin: int, cols: int, width: int) -> str:
     """The column letters, each centred over its squares, after `margin` blank columns."""
     return " " * margin + "".join(ascii_lowercase[col].center(width) for col in range(cols))
-
-
-def overlay(name: str, marks: Marks) -> Style:
-    """The hint and cursor highlights of square `name`, to add on top of its own style."""
-    style = CHANGED if name in marks.changed else Style()
-    if name in marks.hints:
-        style += HINT
-    if name == marks.cursor:
-        style += CURSOR
-    return style
 
 
 class FlankBoard(Board):
@@ -69,6 +83,7 @@ class FlankBoard(Board):
         self._values: list[str] = observation["values"]
         self._margin = len(str(self._rows)) + 1
         self._seat_of = {letter: seat for seat, letter in observation["letters"].items()}
+        self.colours = board_colours(observation.get("game"))
         self._cells = tuple(
             Cell(square_name(row, col), self._margin + col * SQUARE_WIDTH, 1 + row, SQUARE_WIDTH)
             for row in range(self._rows)
@@ -85,12 +100,36 @@ class FlankBoard(Board):
         for row in range(self._rows):
             text.append(f"\n{row + 1:>{self._margin - 1}} ", LABEL)
             for col in range(self._cols):
-                name = square_name(row, col)
-                content, style = self._square(row, col)
-                text.append(content, style + self._recent(name) + overlay(name, marks))
+                for chars, style in self._square(row, col, marks):
+                    text.append(chars, style)
         return text
 
-    def _square(self, row: int, col: int) -> tuple[str, Style]:
+    def _square(self, row: int, col: int, marks: Marks) -> list[tuple[str, Style]]:
+        """A square's three characters and their styles, marks included: the cursor's or
+        the last move's marks take the columns either side of the middle (but for a Numlo
+        value, which keeps its place)."""
+        name = square_name(row, col)
+        content, style = self._content(row, col)
+        hinted = name in marks.hints
+        if hinted:
+            style += hint_style(self.colours)
+            content = content.replace(DOT, HINT_DOT)
+        elif name in self.observation["flipped"]:
+            style += FLIPPED
+        style = Style(bgcolor=rgb_colour(self.colours.square(row, col))) + style
+        chars, styles = list(content), [style] * SQUARE_WIDTH
+        framing = sides(name, marks, moved=name == self.observation["last_move"])
+        if framing is not None:
+            ink = (Style() if hinted else self._ink(row, col)) + MARK
+            for index, mark in ((0, framing[0]), (2, framing[1])):
+                if not chars[index].isdigit():
+                    chars[index], styles[index] = mark, style + ink
+        return [
+            ("".join(char for char, _ in run), run_style)
+            for run_style, run in groupby(zip(chars, styles, strict=True), key=lambda c: c[1])
+        ]
+
+    def _content(self, row: int, col: int) -> tuple[str, Style]:
         """A square's three characters and style: a piece, a blocked square, a value or a dot.
 
         A Numlo value shows on an occupied square too, after the letter, as it scores for
@@ -102,16 +141,16 @@ class FlankBoard(Board):
         if char == BLOCKED_CHAR:
             return "░" * SQUARE_WIDTH, BLOCKED
         if char == EMPTY_CHAR:
-            return (f" {digit} ", VALUE) if digit else (" · ", EMPTY)
+            if digit:
+                return f" {digit} ", VALUE
+            return f" {DOT} ", Style(color=rgb_colour(self.colours.dot))
         return f" {char}{digit or ' '}", seat_style(self._seat_of.get(char, ""))
 
-    def _recent(self, name: str) -> Style:
-        """The marks of the last move: the square played and the pieces it flipped."""
-        if name == self.observation["last_move"]:
-            return LAST_MOVE
-        if name in self.observation["flipped"]:
-            return FLIPPED
-        return Style()
+    def _ink(self, row: int, col: int) -> Style:
+        """The colour of marks on a square: its piece's letter colour, else the board's ink."""
+        seat = self._seat_of.get(self._board[row][col])
+        rgb = LETTER_RGB.get(seat or "", self.colours.ink)
+        return Style(color=rgb_colour(rgb))
 
     def pick(self, picked: tuple[str, ...], square: str) -> Pick:
         """One square is a whole move."""

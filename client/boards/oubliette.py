@@ -1,10 +1,15 @@
 """Oubliette's board: the hexagon as offset rows, each cell three columns wide and four apart
 so that neighbouring rows interleave, row letters at the left and each diagonal's number
-below its lower end, as Abalone diagrams have them.
+below its lower end, as Abalone diagrams have them. The cells are light, so that both
+seats' discs stand out on them whatever the terminal's background.
 
 A move is picked as the original game took it with the mouse: the pieces of the line one
-by one, then the cell the last of them moves to. The geometry comes from the rules' hex
-grid; whether a move is legal is left to the server.
+by one, then the cell the last of them moves to (or, to move along the line, the cell just
+beyond either end). The cells a click would finish a legal move on are lit as soon as
+pieces are picked; a click anywhere else keeps the pick and says why it makes no move, in
+the rules' words (`OublietteState.refusal`). The last move is marked: the pieces it moved
+and pushed and the cells it left, pointed at from either side, and a piece it pushed off
+crossed out where it went.
 """
 
 import re
@@ -15,10 +20,11 @@ from itertools import groupby
 from rich.style import Style
 from rich.text import Text
 
-from parlour.rules import hexgrid
+from parlour.rules import RulesError, hexgrid
+from parlour.rules.oubliette import OUBLIETTE, OublietteMove
 
-from ..colours import BLACK_LETTER, HINT_YELLOW, ink_style
-from .base import CHANGED, Board, Cell, Marks, Observation, Pick, Step
+from ..colours import HINT_YELLOW, PAPER, ink_style, rgb_colour, seat_colour
+from .base import Board, Cell, Marks, Observation, Pick, Step, sides
 from .flank import LABEL
 
 PITCH = 4
@@ -35,20 +41,36 @@ PICKED_PIECE = "◉"
 EMPTY = "·"
 HOLE = "◌"
 BLOCK = "■"
+LIT = "•"
+"""An empty cell a hint or the pick lights up."""
+GONE = "✕"
+"""Where a piece the last move pushed off went: a hole, or just off the board."""
 
-EMPTY_STYLE = Style(color="grey50")
-HOLE_STYLE = Style(color="grey50", bold=True)
-BLOCK_STYLE = Style(color="grey70")
-LAST_MOVED = Style(bgcolor="grey19")
-LAST_PUSHED = Style(underline=True)
-HINT = Style(bgcolor=HINT_YELLOW)
-HINT_ON_EMPTY = Style(color=BLACK_LETTER)
-PICKED = Style(bgcolor="grey37", bold=True)
-CURSOR = Style(reverse=True)
+WELL = Style(bgcolor=rgb_colour(PAPER.squares[0]))
+"""A cell: light, like the browser's wells, so that both seats' discs read on it."""
+EMPTY_STYLE = Style(color=rgb_colour(PAPER.dot))
+HOLE_STYLE = Style(color=rgb_colour(PAPER.ink), bold=True)
+BLOCK_STYLE = Style(color=rgb_colour("#5f6166"))
+MARK = Style(color=rgb_colour(PAPER.ink), bold=True)
+"""The cursor's brackets and the last move's pointers, on a light cell."""
+LIT_BACKGROUND = "#000000"
+HINT = Style(bgcolor=rgb_colour(LIT_BACKGROUND))
+"""A cell a hint or the pick lights up: dark on the light board, so that a disc on it
+still reads and an empty one shows a yellow dot."""
+LIT_MARK = Style(color=rgb_colour(HINT_YELLOW), bold=True)
+PICKED = Style(bgcolor=rgb_colour(LIT_BACKGROUND), bold=True)
+
+DELTAS = {"e": (0, 1), "ne": (1, 1), "nw": (1, 0), "w": (0, -1), "sw": (-1, -1), "se": (-1, 0)}
+"""Each direction's step in (row, number), on the board or off it."""
+HOW_TO_MOVE = (
+    "To move, click your pieces in a straight line one by one, then the cell the last one"
+    " moves to."
+)
 
 AXES = ("e", "ne", "nw")
 """The positive direction along each of the three lines through a cell."""
 DIRECTIONS = tuple(hexgrid.DIRECTIONS)
+OPPOSITE = {"e": "w", "w": "e", "ne": "sw", "sw": "ne", "nw": "se", "se": "nw"}
 
 _INDEX = {name: i for i, name in enumerate(hexgrid.CELL_NAMES)}
 _MOVE = re.compile(r"\s*([a-i][1-9])(?:\s*-\s*([a-i][1-9]))?\s+([a-z]+)\s*")
@@ -68,6 +90,13 @@ def centre(row: int, number: int) -> tuple[int, int]:
     Stepping north-east moves half a pitch right and up a row, north-west half a pitch left.
     """
     return PITCH * number - PITCH // 2 * row + LEFT, BOTTOM - row
+
+
+def cell_name(where: tuple[int, int]) -> str | None:
+    """The name of the cell at a row and number, or None off the board."""
+    row, number = where
+    name = f"{hexgrid.ROW_LETTERS[row]}{number}" if 0 <= row < len(hexgrid.ROW_LETTERS) else ""
+    return name if name in _INDEX else None
 
 
 def neighbour(name: str, direction: str) -> str | None:
@@ -121,12 +150,6 @@ def parse_move(text: str) -> tuple[Line, str] | None:
         return None
     line = line_between(match[1], match[2] or match[1])
     return (line, match[3]) if line else None
-
-
-def move_text(line: Line, direction: str) -> str:
-    """How the rules write a line's move: its end cells and the direction."""
-    first, last = line[0], line[-1]
-    return f"{first if first == last else f'{first}-{last}'} {direction}"
 
 
 def destinations(line: Iterable[str], direction: str) -> set[str]:
@@ -192,11 +215,14 @@ class OublietteBoard(Board):
             for x, y in [centre(*coordinates(name))]
         )
         self._legal = self._legal_moves(observation["legal_moves"])
-        self._moved, self._pushed = self._last_move()
+        self.moved, self.pushed, self.left, self.gone = self._last_move()
 
     @property
     def cells(self) -> Sequence[Cell]:
         return self._cells
+
+    def _cell(self, name: str) -> Cell:
+        return next(cell for cell in self._cells if cell.name == name)
 
     @staticmethod
     def _legal_moves(texts: Iterable[str]) -> dict[tuple[frozenset[str], str], str]:
@@ -208,34 +234,72 @@ class OublietteBoard(Board):
                 found[frozenset(parsed[0]), parsed[1]] = text
         return found
 
-    def _last_move(self) -> tuple[set[str], set[str]]:
-        """Where the last move's line went, and where the pieces it pushed went (a hole too)."""
+    def _last_move(self) -> tuple[set[str], set[str], set[str], tuple[int, int] | None]:
+        """What the last move did: where its line went, where the pieces it pushed went (a
+        hole too), the cells the line left, and the row and number (perhaps off the board)
+        where a piece it pushed off went."""
         last = self.observation.get("last_move")
         parsed = None if last is None else parse_move(last)
         if parsed is None:
-            return set(), set()
+            return set(), set(), set(), None
         line, direction = parsed
         moved = destinations(line, direction)
         ahead = moved - set(line)
         pushed: set[str] = set()
-        lead = ahead.pop() if len(ahead) == 1 else None
+        lead = coordinates(ahead.pop()) if len(ahead) == 1 else None
+        gone = None
         for _ in range(self.observation.get("last_pushed", 0)):
-            lead = None if lead is None else neighbour(lead, direction)
-            if lead is not None:
-                pushed.add(lead)
-        return moved, pushed
+            if lead is None:
+                break
+            lead = (lead[0] + DELTAS[direction][0], lead[1] + DELTAS[direction][1])
+            name = cell_name(lead)
+            if name is None:
+                gone = lead
+            else:
+                pushed.add(name)
+                gone = lead if name in self._holes else None
+        if not self.observation.get("last_ejected"):
+            gone = None
+        return moved, pushed, set(line) - moved, gone
 
     def render(self, marks: Marks) -> Text:
         canvas = _Canvas()
+        for row in self.observation["row_cells"]:
+            first, last = (self._cell(row[0]), self._cell(row[-1]))
+            canvas.put(first.x - 1, first.y, " " * (last.x + last.width - first.x + 2), WELL)
         self._draw_labels(canvas)
+        lit = marks.hints | self.targets(marks.picked)
+        recent = self.moved | self.pushed | self.left
         for cell in self._cells:
-            char, style = self._content(cell.name, marks)
-            canvas.put(cell.x, cell.y, f" {char} ", style + self._overlay(cell.name, marks))
+            name = cell.name
+            char, style = self._content(name, marks)
+            if name in marks.picked:
+                style += PICKED
+            elif name in lit:
+                style += HINT
+                char, style = (LIT, style + LIT_MARK) if char == EMPTY else (char, style)
+            framing = sides(name, marks, moved=name in recent)
+            canvas.put(cell.x, cell.y, " " * cell.width, WELL + style.background_style)
+            canvas.put(cell.x + 1, cell.y, char, WELL + style)
+            if framing is not None:
+                mark = WELL + (LIT_MARK if name in lit or name in marks.picked else MARK)
+                canvas.put(cell.x, cell.y, framing[0], mark + style.background_style)
+                canvas.put(cell.x + 2, cell.y, framing[1], mark + style.background_style)
+        if self.gone is not None:
+            x, y = centre(*self.gone)
+            canvas.put(x, y, GONE, self._gone_style(self.gone))
         text = canvas.text()
         for line in self._legend():
             text.append("\n")
             text.append_text(line)
         return text
+
+    def _gone_style(self, where: tuple[int, int]) -> Style:
+        """The cross where a pushed-off piece went: in its seat's colour, on a hole's cell."""
+        movers = {self._seat_of.get(cell) for cell in self.moved}
+        victims = [seat for seat in self.observation["seats"] if seat not in movers]
+        style = Style(color=seat_colour(victims[0]), bold=True) if victims else MARK
+        return WELL + style if cell_name(where) in self._holes else style
 
     def _draw_labels(self, canvas: _Canvas) -> None:
         """Each row's letter left of its first cell; each diagonal's number below its end."""
@@ -261,31 +325,14 @@ class OublietteBoard(Board):
             return BLOCK, BLOCK_STYLE
         return EMPTY, EMPTY_STYLE
 
-    def _overlay(self, name: str, marks: Marks) -> Style:
-        """The marks on a cell, weakest first: the last move, hints, the pick, the cursor."""
-        style = Style()
-        if name in self._moved:
-            style += LAST_MOVED
-        if name in self._pushed:
-            style += LAST_PUSHED
-        if name in marks.changed:
-            style += CHANGED
-        if name in marks.hints:
-            style += HINT if name in self._seat_of else HINT + HINT_ON_EMPTY
-        if name in marks.picked:
-            style += PICKED
-        if name == marks.cursor:
-            style += CURSOR
-        return style
-
     def _legend(self) -> list[Text]:
         """Each seat's ejections against the number that wins, the ply, the last move."""
         observation = self.observation
         seats = Text()
         for seat in observation["seats"]:
-            seats.append(f"{PIECE} ", ink_style(seat))
+            seats.append(f"{PIECE} ", WELL + ink_style(seat))
             ejected = observation["ejected"].get(seat, 0)
-            seats.append(f"{seat} ejected {ejected} of {observation['win']}   ")
+            seats.append(f" {seat} ejected {ejected} of {observation['win']}   ")
         seats.rstrip()
         limit = observation["limit"]
         size = "lines of any length" if limit >= 2 * hexgrid.SIDE - 1 else f"lines up to {limit}"
@@ -299,24 +346,79 @@ class OublietteBoard(Board):
 
     def pick(self, picked: tuple[str, ...], square: str) -> Pick:
         """Pieces of the mover's own are picked one by one into a line; then a cell next to
-        the last one picked is where that piece goes, which gives the direction and the move.
+        the last one picked is where that piece goes, which gives the direction and the move
+        (a cell just beyond either end of the line moves it along itself that way).
 
         Clicking a picked piece again unpicks it, keeping the rest that still form a line
         with the earliest picked. An own piece that does not extend the line (or would make
-        it longer than the limit) starts a new pick. Any other click clears the pick.
+        it longer than the limit) starts a new pick. A click that makes no legal move keeps
+        the pick and says why.
         """
+        mover = self.observation.get("to_move")
         if square in picked:
             return Pick(keep_connected([cell for cell in picked if cell != square]))
-        if square in self._seat_of and self._seat_of[square] == self.observation.get("to_move"):
+        if mover is not None and self._seat_of.get(square) == mover:
             extended = (*picked, square)
             fits = as_line(extended) and len(extended) <= self.observation["limit"]
             return Pick(extended if fits else (square,))
-        direction = direction_to(picked[-1], square) if picked else None
         line = as_line(picked)
-        if direction is None or not line:
-            return Pick(())
-        composed = self._legal.get((frozenset(line), direction), move_text(line, direction))
-        return Pick((), composed)
+        if mover is None or not line:
+            return Pick((), problem=None if mover is None else HOW_TO_MOVE)
+        direction = self._direction(picked, line, square)
+        if direction is None:
+            where = (
+                f"next to {line[0]}"
+                if len(line) == 1
+                else f"next to {picked[-1]} (picked last) or just beyond either end of the line"
+            )
+            problem = f"Click a cell {where}; click a picked piece to let it go."
+            return Pick(picked, problem=problem)
+        legal = self._legal.get((frozenset(line), direction))
+        if legal is not None:
+            return Pick((), legal)
+        return Pick(picked, problem=self._refusal(line, direction))
+
+    def _direction(self, picked: tuple[str, ...], line: Line, square: str) -> str | None:
+        """The way a click on `square` moves the line: towards it from the piece picked
+        last, or along the line when it is just beyond one of its ends."""
+        direction = direction_to(picked[-1], square)
+        if direction is not None or len(line) < 2:
+            return direction
+        for end, inner in ((line[0], line[1]), (line[-1], line[-2])):
+            outward = direction_to(inner, end)
+            if outward is not None and neighbour(end, outward) == square:
+                return outward
+        return None
+
+    def _refusal(self, line: Line, direction: str) -> str:
+        """Why the line cannot move that way, as the rules tell it."""
+        try:
+            state = OUBLIETTE.parse_position(str(self.observation.get("position")))
+        except RulesError:
+            return "That is not a legal move here."
+        move = OublietteMove(tuple(_INDEX[cell] for cell in line), direction)
+        return state.refusal(move) or "That is not a legal move here."
+
+    def targets(self, picked: tuple[str, ...]) -> frozenset[str]:
+        """The cells a click on finishes a legal move of the picked line: next to the piece
+        picked last, or (along the line) just beyond its front."""
+        line = as_line(picked)
+        found = set()
+        for cells, direction in self._legal:
+            if not line or cells != frozenset(line):
+                continue
+            along = len(line) > 1 and direction_to(line[0], line[1]) in (
+                direction,
+                OPPOSITE[direction],
+            )
+            if along:
+                front = next(cell for cell in line if neighbour(cell, direction) not in line)
+                target = neighbour(front, direction)
+            else:
+                target = neighbour(picked[-1], direction)
+            if target is not None:
+                found.add(target)
+        return frozenset(found)
 
     def hint_squares(self, moves: Sequence[str]) -> frozenset[str]:
         """The cells of each move's line and the cells its pieces move to: for an in-line

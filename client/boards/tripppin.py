@@ -15,9 +15,9 @@ from itertools import groupby
 from rich.style import Style
 from rich.text import Text
 
-from ..colours import BRIGHT_YELLOW, HINT_YELLOW, WHITE_LETTER
-from .base import Board, Cell, Marks, Observation, Pick
-from .flank import LABEL, column_header, overlay, seat_style, square_name
+from ..colours import LETTER_RGB, TILES, rgb_colour
+from .base import Board, Cell, Marks, Observation, Pick, sides
+from .flank import LABEL, column_header, hint_style, seat_style, square_name
 
 TILE_WIDTH = 5
 
@@ -78,15 +78,21 @@ ARROWS = {"n": "↑", "ne": "↗", "e": "→", "se": "↘", "s": "↓", "sw": "�
 
 CIRCLE = "○"
 START = "□"
-DESTINATION = "·"
+DESTINATION = "•"
 
-TILE_BACKGROUNDS = (Style(bgcolor="grey19"), Style(bgcolor="grey27"))
-"""A checkerboard, so that neighbouring tiles' arrows stay apart."""
-ARROW = Style(color="grey85")
-OPEN_DIRECTION = Style(color=BRIGHT_YELLOW, bold=True)
-LEGAL = Style(color=HINT_YELLOW, bold=True)
-CIRCLE_STYLE = Style(color=WHITE_LETTER, bold=True)
-LAST_MOVE = Style(underline=True)
+TILE_BACKGROUNDS = tuple(
+    Style(color=rgb_colour(TILES.ink), bgcolor=rgb_colour(colour)) for colour in TILES.squares
+)
+"""A light checkerboard, as the browser's, so that both seats' pieces stand out on it and
+neighbouring tiles' arrows stay apart."""
+ARROW = Style(color=rgb_colour("#5d5446"))
+OPEN_DIRECTION = Style(color=rgb_colour("#c45200"), bold=True)
+LEGAL = Style(color=rgb_colour(TILES.hint), bold=True)
+CIRCLE_STYLE = Style(color=rgb_colour(TILES.ink), bold=True)
+CURSOR = Style(reverse=True)
+"""The tile under the cursor, inverted but for its piece, which keeps its seat's colours."""
+UNREVERSED = Style(reverse=False)
+MARK = Style(bold=True)
 
 
 @dataclass(slots=True)
@@ -203,15 +209,34 @@ class TripppinBoard(Board):
         self._draw_centre(block, name)
         if marks.blink:
             self._draw_targets(block, name)
-        if name == self.observation["last_move"]:
-            block.paint(shape.piece_span, LAST_MOVE)
-        block.paint(shape.whole, overlay(name, marks))
+        if name in marks.hints:
+            block.paint(shape.whole, hint_style(TILES))
+        if name == marks.cursor:
+            block.paint(shape.whole, CURSOR)
+            if name in self._piece_on:
+                block.paint(shape.piece_span, UNREVERSED)
+        self._draw_sides(block, name, marks)
         return block
+
+    def _draw_sides(self, block: _Block, name: str, marks: Marks) -> None:
+        """The last move's pointers (in a replay, those of each cell the move changed)
+        either side of the tile's centre, in its piece's letter colour; the cursor shows as
+        the inverted tile instead."""
+        framing = sides(name, marks, moved=name == self.observation["last_move"])
+        if framing is None or name == marks.cursor:
+            return
+        seat = self._piece_on.get(name)
+        ink = Style(color=rgb_colour(LETTER_RGB.get(seat or "", TILES.ink))) + MARK
+        (left, y), (right, _) = self.shape.piece_span[0], self.shape.piece_span[-1]
+        block.put((left, y), framing[0], ink)
+        block.put((right, y), framing[1], ink)
 
     def _background(self, name: str, row: int, col: int, arrows: list[str]) -> Style:
         """The checkerboard for tiles; nothing for blank squares, which have no tile."""
         special = name in self.observation["circles"] or name in self._start_of
-        return TILE_BACKGROUNDS[(row + col) % 2] if arrows or special else Style()
+        if not (arrows or special):
+            return Style()
+        return TILE_BACKGROUNDS[(row + col) % len(TILE_BACKGROUNDS)]
 
     def _draw_centre(self, block: _Block, name: str) -> None:
         """A piece, else a circle or a start mark; a legal destination's centre is lit."""
@@ -240,7 +265,7 @@ class TripppinBoard(Board):
         first, second = self.shape.frames
         halves = [first + second] if len(seats) == 1 else [first, second]
         for seat, half in zip(seats, halves, strict=False):
-            block.paint(half, Style(bgcolor=seat_style(seat).bgcolor))
+            block.paint(half, seat_style(seat) + Style(bold=False))
 
     def pick(self, picked: tuple[str, ...], square: str) -> Pick:
         """One square, the destination, is a whole move."""

@@ -9,9 +9,9 @@ import pytest
 from rich.style import Style
 from rich.text import Text
 
-from parlour.client.boards.base import Marks, Pick, Step
+from parlour.client.boards.base import CURSOR_SIDES, MOVED_SIDES, Marks, Pick, Step
 from parlour.client.boards.flank import FlankBoard
-from parlour.client.colours import HINT_YELLOW
+from parlour.client.colours import BOARDS
 from parlour.rules import GAMES
 
 FLANK_GAMES = ("tribolo", "numlo", "doublolo", "othello")
@@ -135,7 +135,8 @@ def test_every_piece_is_drawn_in_its_seats_colour_on_its_square() -> None:
                 backgrounds.setdefault(seat_of[char], set()).add(background)
             else:
                 assert not set(drawn.at(cell.x, cell.y, 3)) & set(seat_of)
-                assert background is None
+                assert background is not None
+                assert background.name in board.colours.squares
         assert all(len(colours) == 1 for colours in backgrounds.values())
         colours = [colour for seat_colours in backgrounds.values() for colour in seat_colours]
         assert len(set(colours)) == len(backgrounds)
@@ -156,14 +157,18 @@ def test_blocked_squares_are_grey_blocks(game: str) -> None:
             assert colour.name.startswith("grey")
 
 
-def test_empty_squares_are_dim_dots() -> None:
-    observation = observe("othello")
+@pytest.mark.parametrize("game", ["othello", "tribolo", "doublolo"])
+def test_empty_squares_are_dots_on_the_games_board(game: str) -> None:
+    observation = observe(game)
     board = FlankBoard(observation)
+    assert board.colours == BOARDS[game]
     drawn = picture(board.render(Marks()))
     for cell in board.cells:
         if squares(observation)[cell.name] == ".":
             assert drawn.at(cell.x, cell.y, 3) == " · "
-            assert drawn.style(cell.x + 1, cell.y).dim
+            style = drawn.style(cell.x + 1, cell.y)
+            assert style.color is not None and style.color.name == board.colours.dot
+            assert style.bgcolor is not None and style.bgcolor.name in board.colours.squares
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -182,7 +187,7 @@ def test_numlo_values_show_on_empty_and_occupied_squares(seed: int) -> None:
                 assert shown == f" {value} "
                 assert drawn.style(cell.x + 1, cell.y).bold
             else:
-                assert shown == f" {char}{value}"
+                assert shown[1:] == f"{char}{value}"
                 assert drawn.style(cell.x + 2, cell.y) == drawn.style(cell.x + 1, cell.y)
 
 
@@ -245,7 +250,11 @@ def test_hints_light_exactly_the_hinted_squares() -> None:
         for cell in board.cells:
             for x in range(cell.x, cell.x + 3):
                 lit = drawn.style(x, cell.y).bgcolor
-                assert (lit is not None and lit.name == HINT_YELLOW) == (cell.name in hinted)
+                assert (lit is not None and lit.name == board.colours.hint) == (
+                    cell.name in hinted
+                )
+            if cell.name in hinted and squares(observation)[cell.name] == ".":
+                assert drawn.at(cell.x + 1, cell.y) in "•0123456789"
 
 
 def test_hint_squares_ignores_what_is_not_a_square() -> None:
@@ -254,15 +263,24 @@ def test_hint_squares_ignores_what_is_not_a_square() -> None:
 
 
 @pytest.mark.parametrize("game", FLANK_GAMES)
-def test_the_cursor_is_reversed(game: str) -> None:
-    board = FlankBoard(observe(game))
-    drawn = picture(board.render(Marks(cursor="c2")))
-    for cell in board.cells:
-        for x in range(cell.x, cell.x + 3):
-            assert bool(drawn.style(x, cell.y).reverse) == (cell.name == "c2")
+def test_the_cursor_brackets_its_square_which_keeps_its_colours(game: str) -> None:
+    for observation in observations(game, 3, plies=4):
+        board = FlankBoard(observation)
+        plain = picture(board.render(Marks()))
+        for square in ("c2", observation["last_move"] or "a1", *observation["flipped"][:1]):
+            drawn = picture(board.render(Marks(cursor=square)))
+            for cell in board.cells:
+                left, middle, right = (drawn.at(cell.x + x, cell.y) for x in range(3))
+                if cell.name != square:
+                    assert left not in CURSOR_SIDES and right not in CURSOR_SIDES
+                    continue
+                assert left == "[" and right in "]0123456789"
+                assert middle == plain.at(cell.x + 1, cell.y)
+                assert drawn.style(cell.x + 1, cell.y) == plain.style(cell.x + 1, cell.y)
+                assert not any(drawn.style(cell.x + x, cell.y).reverse for x in range(3))
 
 
-def test_last_move_and_flipped_pieces_are_marked() -> None:
+def test_last_move_is_pointed_at_and_flipped_pieces_are_in_italics() -> None:
     for observation in all_observations():
         if observation["last_move"] is None:
             continue
@@ -271,8 +289,21 @@ def test_last_move_and_flipped_pieces_are_marked() -> None:
         drawn = picture(board.render(Marks()))
         for cell in board.cells:
             style = drawn.style(cell.x + 1, cell.y)
-            assert bool(style.underline) == (cell.name == observation["last_move"])
+            last = cell.name == observation["last_move"]
+            assert (drawn.at(cell.x, cell.y) == MOVED_SIDES[0]) == last
+            right = drawn.at(cell.x + 2, cell.y)
+            assert (right == MOVED_SIDES[1]) == (last and not right.isdigit())
             assert bool(style.italic) == (cell.name in observation["flipped"])
+
+
+def test_a_replay_points_at_every_square_the_move_changed() -> None:
+    observation = list(observations("othello", 3, plies=3))[-1]
+    changed = frozenset({observation["last_move"], *observation["flipped"]})
+    drawn = picture(FlankBoard(observation).render(Marks(changed=changed)))
+    board = FlankBoard(observation)
+    for cell in board.cells:
+        marked = drawn.at(cell.x, cell.y) + drawn.at(cell.x + 2, cell.y) == "".join(MOVED_SIDES)
+        assert marked == (cell.name in changed)
 
 
 def test_a_click_is_a_whole_move() -> None:

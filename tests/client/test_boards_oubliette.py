@@ -9,14 +9,15 @@ import pytest
 from rich.style import Style
 from rich.text import Text
 
-from parlour.client.boards.base import Marks, Pick
+from parlour.client.boards.base import CURSOR_SIDES, MOVED_SIDES, Marks, Pick
 from parlour.client.boards.oubliette import (
-    CURSOR,
+    GONE,
     HINT,
-    LAST_MOVED,
-    LAST_PUSHED,
+    HOW_TO_MOVE,
+    LIT,
     PICKED,
     OublietteBoard,
+    centre,
     parse_move,
 )
 from parlour.rules import GAMES, hexgrid
@@ -48,6 +49,13 @@ def drawn(board: OublietteBoard, name: str, marks: Marks = NO_MARKS) -> tuple[st
     return line.plain[x], Style.combine(
         s if isinstance(s, Style) else Style.parse(s) for s in spans
     )
+
+
+def sides(board: OublietteBoard, name: str, marks: Marks = NO_MARKS) -> str:
+    """The characters either side of cell `name`'s middle."""
+    cell = next(cell for cell in board.cells if cell.name == name)
+    line = lines(board.render(marks))[cell.y].plain
+    return line[cell.x] + line[cell.x + 2]
 
 
 def has(style: Style, part: Style) -> bool:
@@ -142,29 +150,61 @@ def test_ejections_are_counted_below_the_board() -> None:
     assert "last e2-e3 w, pushed 1, ejected one" in plain
 
 
-def test_the_last_move_and_the_pieces_it_pushed_are_marked() -> None:
+def test_the_last_move_points_at_what_it_moved_pushed_and_left() -> None:
     state = position("e2 e3 e4 a1", "e5 e6 i9", limit=3)
     board = OublietteBoard(state.play_text("e2-e4 e").observation())
-    for name in ("e3", "e4", "e5"):
-        assert has(drawn(board, name)[1], LAST_MOVED)
+    pointed = "".join(MOVED_SIDES)
+    assert board.moved == {"e3", "e4", "e5"} and board.pushed == {"e6", "e7"}
+    assert board.left == {"e2"} and board.gone is None
+    for name in ("e2", "e3", "e4", "e5", "e6", "e7"):
+        assert sides(board, name) == pointed, name
     for name in ("e6", "e7"):
-        assert has(drawn(board, name)[1], LAST_PUSHED)
         assert drawn(board, name)[0] == "●"
-    assert not has(drawn(board, "e2")[1], LAST_MOVED)
-    assert not has(drawn(board, "e8")[1], LAST_PUSHED)
+    assert drawn(board, "e2")[0] == "·"
+    for name in ("e1", "e8", "a1", "i9"):
+        assert sides(board, name) == "  ", name
+    assert GONE not in board.render(Marks()).plain
     assert "ply 1 · lines up to 3" in board.render(Marks()).plain
+
+
+def test_a_broadside_points_at_both_rows() -> None:
+    board = OublietteBoard(position("c3 c4 c5", "i9").play_text("c3-c5 ne").observation())
+    assert board.moved == {"d4", "d5", "d6"} and board.left == {"c3", "c4", "c5"}
+    for name in ("c3", "c4", "c5", "d4", "d5", "d6"):
+        assert sides(board, name) == "".join(MOVED_SIDES), name
+
+
+def test_a_piece_pushed_off_the_board_is_crossed_out_where_it_went() -> None:
+    board = OublietteBoard(position("e7 e8", "e9 a1").play_text("e7-e8 e").observation())
+    assert board.gone == (4, 10)
+    x, y = centre(*board.gone)
+    picture = lines(board.render(Marks()))
+    assert picture[y].plain[x] == GONE
+    style = Style.combine(span.style for span in picture[y].spans if span.start <= x < span.end)  # type: ignore[misc]
+    assert style.color is not None and "red" in style.color.name
+
+
+def test_a_piece_pushed_into_a_hole_is_crossed_out_there() -> None:
+    after = position("e2 e3", "e4 i9", holes="e5").play_text("e2-e3 e")
+    board = OublietteBoard(after.observation())
+    assert board.gone == (4, 5)
+    assert drawn(board, "e5")[0] == GONE
+    assert drawn(board, "e4")[0] == "●" and sides(board, "e4") == "".join(MOVED_SIDES)
+    assert drawn(OublietteBoard(after.play_text("i9 w").observation()), "e5")[0] == "◌"
 
 
 def test_marks_show_hints_picks_and_the_cursor() -> None:
     board = OublietteBoard(start().observation())
     marks = Marks(hints=frozenset({"c3", "d4"}), picked=("b2", "b3"), cursor="e5")
     assert has(drawn(board, "c3", marks)[1], HINT)
+    assert drawn(board, "d4", marks) == (LIT, drawn(board, "d4", marks)[1])
     assert has(drawn(board, "d4", marks)[1], HINT)
     assert drawn(board, "b2", marks)[0] == "◉"
     assert has(drawn(board, "b3", marks)[1], PICKED)
     assert not has(drawn(board, "b4", marks)[1], PICKED)
-    assert has(drawn(board, "e5", marks)[1], CURSOR)
-    assert not has(drawn(board, "e4", marks)[1], CURSOR)
+    assert sides(board, "e5", marks) == "".join(CURSOR_SIDES)
+    assert drawn(board, "e5", marks)[0] == "◌"
+    assert sides(board, "e4", marks) == "  "
 
 
 @pytest.mark.parametrize("layout", ["oubliette", "abalone", "belgian-daisy"])
@@ -213,12 +253,71 @@ def test_legal_moves_naming_the_ends_the_other_way_round_are_sent_as_they_are() 
     assert click(board, ["c3", "c4", "c5", "d6"]) == Pick((), "c5-c3 ne")
 
 
-def test_an_illegal_move_is_still_composed_for_the_server_to_refuse() -> None:
+def test_an_illegal_target_keeps_the_pick_and_says_why_as_the_rules_do() -> None:
     observation: Observation = position("e2 e3 a1", "e4 e5 i9").observation()
     board = OublietteBoard(observation)
     assert "e2-e3 e" not in observation["legal_moves"]
     assert click(board, ["e3", "e2", "e3"]) == Pick(("e2",))
-    assert click(board, ["e2", "e3", "e4"]) == Pick((), "e2-e3 e")
+    refused = click(board, ["e2", "e3", "e4"])
+    assert refused.picked == ("e2", "e3") and refused.move is None
+    assert refused.problem == (
+        "That line cannot move there: a push needs more of your pieces than theirs (2 against 2)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("state", "clicks", "why"),
+    [
+        (position("e1 e2 e4", "e3"), "e1 e2 e3", "your own piece on e4 stops the push"),
+        (position("e1 e2", "e3", blocks="e4"), "e1 e2 e3", "a block on e4 stops the push"),
+        (position("e2 e3", "i9", holes="e4"), "e2 e3 e4", "your own pieces never go into a hole"),
+        (position("e1", "e2"), "e1 e2", "a single piece cannot push"),
+        (position("c3 c4 c5", "d5 i9"), "c3 c4 c5 d6", "d5 holds an opponent's piece"),
+        (position("c3 c4 c5", "i9", blocks="d4"), "c5 c4 c3 d4", "d4 is a block"),
+        (position("c3 c4", "d4 i9"), "c3 c4 d5", "d4 holds an opponent's piece"),
+    ],
+)
+def test_each_refusal_names_the_rule(state: OublietteState, clicks: str, why: str) -> None:
+    board = OublietteBoard(state.observation())
+    *picks, target = clicks.split()
+    assert click(board, picks) == Pick(tuple(picks))
+    refused = board.pick(tuple(picks), target)
+    assert refused.picked == tuple(picks) and refused.move is None
+    assert refused.problem is not None and why in refused.problem, refused
+
+
+def test_a_click_away_from_the_line_keeps_the_pick_and_says_where_to_click() -> None:
+    board = OublietteBoard(start().observation())
+    refused = board.pick(("c3", "c4"), "e1")
+    assert refused.picked == ("c3", "c4")
+    assert refused.problem is not None and "next to c4" in refused.problem
+    assert board.pick((), "e1") == Pick((), problem=HOW_TO_MOVE)
+
+
+def test_a_line_moves_along_itself_by_a_click_beyond_either_end() -> None:
+    board = OublietteBoard(start().observation())
+    assert click(board, ["c3", "c4", "c5", "c2"]) == Pick((), "c3-c5 w")
+    assert click(board, ["c5", "c4", "c3", "c6"]) == Pick((), "c3-c5 e")
+    assert click(board, ["c4", "c3", "c5", "c6"]) == Pick((), "c3-c5 e")
+
+
+def test_the_targets_of_the_picked_line_are_lit_without_any_hint() -> None:
+    state = start()
+    board = OublietteBoard(state.observation())
+    assert board.targets(()) == frozenset()
+    assert board.targets(("c3", "c4", "c5")) == {"c2", "c6", "d5", "d6"}
+    assert board.targets(("c5", "c4", "c3")) == {"c2", "c6", "d3", "d4"}
+    assert board.targets(("b6",)) == {"c6", "c7"}
+    for target in board.targets(("c3", "c4", "c5")):
+        assert click(board, ["c3", "c4", "c5", target]).move is not None, target
+    marks = Marks(picked=("c3", "c4", "c5"))
+    for name in ("c2", "c6", "d5"):
+        assert drawn(board, name, marks)[0] == LIT
+        assert has(drawn(board, name, marks)[1], HINT)
+    assert not has(drawn(board, "e1", marks)[1], HINT)
+    for name in CELL_NAMES:
+        lit = has(drawn(board, name, marks)[1], HINT) and name not in marks.picked
+        assert lit == (name in board.targets(marks.picked)), name
 
 
 def test_picking_grows_a_straight_line_only() -> None:
@@ -228,9 +327,9 @@ def test_picking_grows_a_straight_line_only() -> None:
     assert board.pick(("c3", "c4"), "b4") == Pick(("b4",))
     assert board.pick(("c3", "c4"), "a1") == Pick(("a1",))
     assert board.pick(("a1",), "a3") == Pick(("a3",))
-    assert board.pick((), "h5") == Pick(())
-    assert board.pick(("c3",), "h5") == Pick(())
-    assert board.pick(("c3", "c4"), "e1") == Pick(())
+    assert board.pick((), "h5") == Pick((), problem=HOW_TO_MOVE)
+    assert board.pick(("c3",), "h5").picked == ("c3",)
+    assert board.pick(("c3", "c4"), "e1").picked == ("c3", "c4")
 
 
 def test_the_limit_bounds_the_line() -> None:
@@ -250,7 +349,7 @@ def test_unpicking_keeps_what_still_lines_up_with_the_first_pick() -> None:
 
 def test_only_the_seat_to_move_picks_pieces() -> None:
     board = OublietteBoard(start().play_text("c5 e").observation())
-    assert board.pick((), "c6") == Pick(())
+    assert board.pick((), "c6") == Pick((), problem=HOW_TO_MOVE)
     assert board.pick((), "g5") == Pick(("g5",))
     assert click(board, ["g5", "g6", "g7", "f7"]) == Pick((), "g5-g7 se")
 

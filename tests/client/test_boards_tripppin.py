@@ -7,9 +7,9 @@ import pytest
 from rich.color import Color
 from rich.style import Style
 
-from parlour.client.boards.base import Cell, Marks, Pick
+from parlour.client.boards.base import MOVED_SIDES, Cell, Marks, Pick
 from parlour.client.boards.tripppin import TripppinBoard
-from parlour.client.colours import HINT_YELLOW
+from parlour.client.colours import TILES
 from parlour.rules import GAMES
 
 from .test_boards_flank import STEPS, Picture, neighbour, picture
@@ -238,19 +238,19 @@ def test_legal_destinations_are_lit() -> None:
         drawn = picture(board.render(Marks(blink=False)))
         for cell in board.cells:
             centre = tile_style(drawn, cell, CENTRE)
-            lit = centre.color is not None and centre.color.name == HINT_YELLOW
+            lit = centre.color is not None and centre.color.name == TILES.hint
             assert lit == (cell.name in observation["legal_moves"])
             if cell.name in observation["legal_moves"]:
-                assert tile_char(drawn, cell, CENTRE) in "·○□"
+                assert tile_char(drawn, cell, CENTRE) in "•○□"
 
 
-def test_last_move_is_underlined() -> None:
+def test_last_move_is_pointed_at_either_side_of_the_piece() -> None:
     for observation in all_observations():
         board = TripppinBoard(observation)
         drawn = picture(board.render(Marks()))
         for cell in board.cells:
-            marked = tile_style(drawn, cell, CENTRE).underline
-            assert bool(marked) == (cell.name == observation["last_move"])
+            sides = tile_char(drawn, cell, (1, 1)) + tile_char(drawn, cell, (3, 1))
+            assert (sides == "".join(MOVED_SIDES)) == (cell.name == observation["last_move"])
 
 
 def test_cell_at_finds_a_tile_on_any_of_its_rows_and_nothing_else() -> None:
@@ -304,15 +304,24 @@ def test_hints_light_exactly_the_hinted_tiles(seed: int) -> None:
     for cell in board.cells:
         for x, y in tile_area(cell):
             lit = drawn.style(x, y).bgcolor
-            assert (lit is not None and lit.name == HINT_YELLOW) == (cell.name in hinted)
+            assert (lit is not None and lit.name == TILES.hint) == (cell.name in hinted)
 
 
-def test_the_cursor_reverses_its_whole_tile() -> None:
-    board = TripppinBoard(observe())
-    drawn = picture(board.render(Marks(cursor="e8")))
-    for cell in board.cells:
-        for x, y in tile_area(cell):
-            assert bool(drawn.style(x, y).reverse) == (cell.name == "e8")
+def test_the_cursor_reverses_its_tile_but_not_the_piece_on_it() -> None:
+    observation = observe()
+    board = TripppinBoard(observation)
+    plain = picture(board.render(Marks()))
+    for square in ("c3", *observation["pieces"].values()):
+        drawn = picture(board.render(Marks(cursor=square)))
+        for cell in board.cells:
+            piece = cell.name in observation["pieces"].values()
+            for x, y in tile_area(cell):
+                on_piece = piece and y == cell.y and cell.x + 1 <= x <= cell.x + 3
+                reversed_here = bool(drawn.style(x, y).reverse)
+                assert reversed_here == (cell.name == square and not on_piece)
+                if on_piece:
+                    shown, unmarked = drawn.style(x, y), plain.style(x, y)
+                    assert (shown.color, shown.bgcolor) == (unmarked.color, unmarked.bgcolor)
 
 
 def test_a_click_is_a_whole_move() -> None:

@@ -22,12 +22,14 @@ from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.color import Color as TextualColor
 from textual.geometry import Region
 
 from parlour.client.boards import board_for, flank, oubliette, tripppin
 from parlour.client.boards.base import Board, Marks
 from parlour.client.boards.tripppin import FULL
-from parlour.client.colours import SEAT_RGB
+from parlour.client.charts import ChartData, PlyChart
+from parlour.client.colours import SEAT_RGB, label_style
 from parlour.client.widgets import BoardView
 from parlour.rules import GAMES
 
@@ -36,11 +38,11 @@ DEPTHS: tuple[Depth, ...] = ("truecolor", "256", "standard")
 
 PIECE_BACKGROUND: dict[str, dict[Depth, str]] = {
     "blue": {"truecolor": "48;2;0;81;180", "256": "48;5;25", "standard": "44"},
-    "red": {"truecolor": "48;2;204;35;46", "256": "48;5;160", "standard": "41"},
-    "green": {"truecolor": "48;2;34;157;79", "256": "48;5;35", "standard": "42"},
+    "red": {"truecolor": "48;2;212;42;42", "256": "48;5;160", "standard": "41"},
+    "green": {"truecolor": "48;2;23;138;69", "256": "48;5;29", "standard": "42"},
     "black": {"truecolor": "48;2;28;28;31", "256": "48;5;234", "standard": "40"},
     "white": {"truecolor": "48;2;245;244;239", "256": "48;5;231", "standard": "107"},
-    "grey": {"truecolor": "48;2;141;147;156", "256": "48;5;246", "standard": "47"},
+    "grey": {"truecolor": "48;2;110;116;124", "256": "48;5;242", "standard": "100"},
 }
 """The SGR code of each seat's piece: blue on blue (44, not bright blue's violet 104), red on
 red (160 #d70000, not 167's pink), green on green, and so on."""
@@ -56,14 +58,25 @@ LETTER = {
     "green": BLACK_LETTER,
     "black": WHITE_LETTER,
     "white": BLACK_LETTER,
-    "grey": BLACK_LETTER,
+    "grey": WHITE_LETTER,
 }
 """The SGR code of the letter on each seat's piece."""
 INK: dict[str, dict[Depth, str]] = {
-    "green": {"truecolor": "38;2;34;157;79", "256": "38;5;35", "standard": "32"},
-    "red": {"truecolor": "38;2;204;35;46", "256": "38;5;160", "standard": "31"},
+    "green": {"truecolor": "38;2;23;138;69", "256": "38;5;29", "standard": "32"},
+    "red": {"truecolor": "38;2;212;42;42", "256": "38;5;160", "standard": "31"},
 }
 """The SGR code of Oubliette's discs, drawn in the seat's colour on the board."""
+
+Seen = Literal["truecolor", "256", "standard", "grey"]
+SEEN: tuple[Seen, ...] = (*DEPTHS, "grey")
+"""Every way a board is seen: the three depths, and truecolor turned grey by Textual's
+monochrome filter (what NO_COLOR gives)."""
+LEAST_CONTRAST: dict[Seen, float] = {"truecolor": 3.0, "256": 3.0, "standard": 2.5, "grey": 2.5}
+"""The least contrast ratio (WCAG) between a piece and the board it stands on, and between a
+mark and what it is drawn on: WCAG's 3 for graphics where the colours are ours to pick,
+less where the palette leaves few (VGA's red on black is 2.7, and red turned grey is dark)."""
+LEAST_HINT_CONTRAST = 2.0
+"""A hinted square against the board's own squares (under a black dot that reads on it)."""
 
 ROOT = Path(__file__).resolve().parents[2]
 SGR = re.compile(r"\x1b\[([0-9;]*)m")
@@ -130,10 +143,28 @@ def write_boards(depth: Depth) -> None:
     written: dict[str, list[str]] = {}
     for game in GAMES:
         for board in boards(game):
-            with console.capture() as capture:
-                console.print(board.render(Marks()), crop=False)
-            written.setdefault(game, []).append(capture.get())
+            for key, marks in ((game, Marks(blink=False)), (f"{game} marked", marked(board))):
+                with console.capture() as capture:
+                    console.print(board.render(marks), crop=False)
+                written.setdefault(key, []).append(capture.get())
     print(json.dumps(written))
+
+
+def marked(board: Board) -> Marks:
+    """Marks over a board: the cursor on a piece, a few moves hinted, and (Oubliette) a piece
+    picked, its targets lit."""
+    squares = [piece.square for piece in pieces(board)]
+    moves: list[str] = board.observation["legal_moves"]
+    mover = board.observation["to_move"]
+    picked = tuple(
+        piece.square for piece in pieces(board) if piece.seat == mover and piece.letter is None
+    )[-1:]
+    return Marks(
+        cursor=squares[0],
+        hints=board.hint_squares(moves[:4]),
+        picked=picked,
+        blink=False,
+    )
 
 
 @cache
@@ -159,6 +190,7 @@ class Piece:
     y: int
     letter: str | None
     """The letter on the piece, or None for Oubliette's discs, which have none."""
+    square: str
 
 
 def pieces(board: Board) -> Iterator[Piece]:
@@ -169,18 +201,18 @@ def pieces(board: Board) -> Iterator[Piece]:
     if game == "tripppin":
         for seat, square in observation["pieces"].items():
             cell = cells[square]
-            yield Piece(seat, cell.x + FULL.centre[0], cell.y, seat[0].upper())
+            yield Piece(seat, cell.x + FULL.centre[0], cell.y, seat[0].upper(), square)
     elif game == "oubliette":
         for seat, squares in observation["pieces"].items():
             for square in squares:
-                yield Piece(seat, cells[square].x + 1, cells[square].y, None)
+                yield Piece(seat, cells[square].x + 1, cells[square].y, None, square)
     else:
         seat_of = {letter: seat for seat, letter in observation["letters"].items()}
         for cell in board.cells:
             row, col = int(cell.name[1:]) - 1, ord(cell.name[0]) - ord("a")
             letter = observation["board"][row][col]
             if letter in seat_of:
-                yield Piece(seat_of[letter], cell.x + 1, cell.y, letter)
+                yield Piece(seat_of[letter], cell.x + 1, cell.y, letter, cell.name)
 
 
 def boards(game: str) -> Iterator[Board]:
@@ -278,6 +310,100 @@ def test_the_letter_reads_on_its_piece(seat: str, depth: Depth) -> None:
     assert contrast(piece, letter) >= 4.5, (seat, depth, piece, letter)
 
 
+def seen_as(code: str, seen: Seen) -> tuple[int, int, int]:
+    """The colour a code written at `seen`'s depth shows; for grey, the truecolor code as
+    Textual's monochrome filter turns it."""
+    red, green, blue = rgb_of(code)
+    if seen != "grey":
+        return red, green, blue
+    grey = TextualColor(red, green, blue).monochrome
+    return grey.r, grey.g, grey.b
+
+
+def written_as(seen: Seen) -> dict[str, list[str]]:
+    """The boards as written for this way of seeing them (grey from truecolor)."""
+    return written_boards("truecolor" if seen == "grey" else seen)
+
+
+def board_under(board: Board, piece: Piece, rows: list[list[Drawn]]) -> set[str]:
+    """The codes of the board a piece stands on: the empty squares of a flank game, the
+    piece's tile beside it in Tripppin, Oubliette's cell under the disc."""
+    game = board.observation["game"]
+    if game == "oubliette":
+        under = rows[piece.y][piece.x].bg
+        return set() if under is None else {under}
+    if game == "tripppin":
+        beside = rows[piece.y][piece.x - FULL.centre[0]].bg
+        return set() if beside is None else {beside}
+    return {
+        drawn.bg
+        for cell in board.cells
+        for drawn in [rows[cell.y][cell.x + 1]]
+        if drawn.char == "·" and drawn.bg is not None
+    }
+
+
+def piece_code(piece: Piece, drawn: Drawn) -> str | None:
+    """The code of a piece's own colour: its background, or a disc's ink."""
+    return drawn.fg if piece.letter is None else drawn.bg
+
+
+@pytest.mark.parametrize("seen", SEEN)
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_piece_stands_out_from_its_board(game: str, seen: Seen) -> None:
+    """Black discs were all but the colour of the terminal behind them (1.1 : 1); now each
+    game's board is its own colour, and every seat's pieces stand out from it."""
+    least = LEAST_CONTRAST[seen]
+    for board, output in zip(boards(game), written_as(seen)[game], strict=True):
+        rows = read_back(output)
+        for piece in pieces(board):
+            code = piece_code(piece, rows[piece.y][piece.x])
+            assert code is not None, piece
+            under = board_under(board, piece, rows)
+            assert under, piece
+            for square in under:
+                ratio = contrast(seen_as(code, seen), seen_as(square, seen))
+                assert ratio >= least, (piece, seen, code, square, round(ratio, 2))
+
+
+@pytest.mark.parametrize("seen", SEEN)
+@pytest.mark.parametrize("game", list(GAMES))
+def test_marks_leave_each_piece_its_colour_and_read_on_the_board(game: str, seen: Seen) -> None:
+    """The cursor on a piece frames it without changing its colours; hinted squares stand
+    apart from the board, their dots and the discs on them read; the cursor's brackets and
+    the last move's pointers read on what they are drawn on."""
+    least = LEAST_CONTRAST[seen]
+    written = written_as(seen)
+    for board, plain, output in zip(
+        boards(game), written[game], written[f"{game} marked"], strict=True
+    ):
+        before, rows = read_back(plain), read_back(output)
+        marks = marked(board)
+        cursor = next(piece for piece in pieces(board) if piece.square == marks.cursor)
+        drawn = rows[cursor.y][cursor.x]
+        if marks.cursor not in marks.picked:
+            assert (drawn.char, drawn.fg, drawn.bg) == astuple_of(before[cursor.y][cursor.x])
+        squares = board_under(board, next(iter(pieces(board))), before)
+        lit = marks.hints | board.targets(marks.picked)
+        for cell in board.cells:
+            for x in range(cell.x, cell.x + cell.width):
+                mark = rows[cell.y][x]
+                if mark.bg is None or mark.fg is None or mark.char == " ":
+                    continue
+                if mark.char in "[]•\u203a\u2039●◉":
+                    ratio = contrast(seen_as(mark.fg, seen), seen_as(mark.bg, seen))
+                    assert ratio >= least, (cell.name, mark, seen, round(ratio, 2))
+            middle = rows[cell.y][cell.x + cell.width // 2]
+            if cell.name in lit and middle.bg is not None and game != "oubliette":
+                for square in squares:
+                    ratio = contrast(seen_as(middle.bg, seen), seen_as(square, seen))
+                    assert ratio >= LEAST_HINT_CONTRAST, (cell.name, seen, round(ratio, 2))
+
+
+def astuple_of(drawn: Drawn) -> tuple[str, str | None, str | None]:
+    return drawn.char, drawn.fg, drawn.bg
+
+
 class BoardApp(App[None]):
     """Just the board, as the room screen shows it."""
 
@@ -368,3 +494,76 @@ def test_no_board_colour_is_a_theme_palette_slot(module: ModuleType) -> None:
             if isinstance(style, Style):
                 for colour in (style.color, style.bgcolor):
                     assert colour is None or colour.type is not ColorType.STANDARD, name
+
+
+class ChartApp(App[None]):
+    """One chart of a game's seats, as the replay shows it."""
+
+    def __init__(self, seats: tuple[str, ...], shown: tuple[str, ...]) -> None:
+        super().__init__()
+        self.seats, self.shown = seats, shown
+
+    def compose(self) -> ComposeResult:
+        yield PlyChart(id="chart")
+
+    def on_mount(self) -> None:
+        series = {
+            seat: [float((ply * (index + 2)) % 9) for ply in range(12)]
+            for index, seat in enumerate(self.seats)
+            if seat in self.shown
+        }
+        data = ChartData(series=series, last=11, cursor=11, low=0.0, high=9.0, caption="Score")
+        self.query_one(PlyChart).show(data)
+
+
+async def chart_drawn(seats: tuple[str, ...], shown: tuple[str, ...]) -> list[list[Drawn]]:
+    """What Textual writes for a chart of `seats` with the lines of `shown` drawn."""
+    app = ChartApp(seats, shown)
+    async with app.run_test(size=(60, 16)) as pilot:
+        await pilot.pause()
+        chart = app.query_one(PlyChart)
+        strips = chart.render_lines(Region(0, 0, chart.size.width, chart.size.height))
+        return read_back("\n".join(strip.render(app.console) for strip in strips))
+
+
+def line_codes(rows: list[list[Drawn]]) -> set[tuple[str, str]]:
+    """The (ink, background) codes of the chart's braille dots."""
+    return {
+        (drawn.fg, drawn.bg)
+        for row in rows
+        for drawn in row
+        if "\u2801" <= drawn.char <= "\u28ff" and drawn.fg is not None and drawn.bg is not None
+    }
+
+
+@pytest.mark.parametrize("seen", SEEN)
+@pytest.mark.parametrize("game", ["othello", "tribolo", "doublolo", "tripppin"])
+async def test_every_seats_chart_line_reads_on_the_chart(
+    monkeypatch: pytest.MonkeyPatch, game: str, seen: Seen
+) -> None:
+    """Black's line was colour 234 on 233; each seat's line now reads on the chart's own
+    background, and no two seats of a game share a colour."""
+    monkeypatch.setattr(textual.constants, "COLOR_SYSTEM", "truecolor" if seen == "grey" else seen)
+    seats = GAMES[game].seats
+    inks = []
+    for seat in seats:
+        codes = line_codes(await chart_drawn(seats, (seat,)))
+        assert len({ink for ink, _ in codes}) == 1, (seat, codes)
+        for ink, background in codes:
+            ratio = contrast(seen_as(ink, seen), seen_as(background, seen))
+            assert ratio >= LEAST_CONTRAST[seen], (game, seat, seen, ink, background, ratio)
+            inks.append(seen_as(ink, seen))
+    assert len(set(inks)) == len(seats), inks
+
+
+@pytest.mark.parametrize("depth", DEPTHS)
+@pytest.mark.parametrize("seat", list(SEAT_RGB))
+def test_a_seats_label_reads_on_any_background(seat: str, depth: Depth) -> None:
+    """A seat's name in the replay is its letter colour on its own colour, as a piece is:
+    it reads on a dark theme and a light one, unlike a seat's colour on the screen's."""
+    console = Console(color_system=depth, force_terminal=True, file=StringIO(), width=40)
+    with console.capture() as capture:
+        console.print(Text(" Black ", label_style(seat)), end="")
+    drawn = read_back(capture.get())[0][2]
+    assert drawn.fg is not None and drawn.bg is not None
+    assert contrast(rgb_of(drawn.fg), rgb_of(drawn.bg)) >= 4.5

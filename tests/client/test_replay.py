@@ -5,11 +5,14 @@ a replay from a room at game over, from a game file (`parlour replay FILE`), and
 
 import asyncio
 import random
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.style import Style
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -18,9 +21,11 @@ from parlour.client.app import ParlourApp
 from parlour.client.boards import board_for
 from parlour.client.boards.base import Marks
 from parlour.client.charts import PlyChart, canvas_of, ply_at_column, ply_ticks
+from parlour.client.charts import rgb as chart_rgb
 from parlour.client.connection import Connection
 from parlour.client.replay import MoveList, ReplayApp, ReplayBoard, ReplayScreen, ask_replay
 from parlour.client.replaymodel import thousandths
+from parlour.players import replay_here
 from parlour.protocol import messages as m
 from parlour.protocol.players import new_key
 from parlour.rules import GAMES, State, get_game
@@ -256,27 +261,54 @@ async def test_the_replay_screen_fits_80_by_24_for_every_game(
         assert screen.arranged != "charts" and board.display
 
 
-async def test_parlour_replay_sends_the_file_and_shows_it(
-    url: str,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+async def test_parlour_replay_of_a_file_needs_no_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """`parlour replay FILE` builds the replay here: with --server at a port that refuses
+    every connection, it opens, and every move steps through as the rules give it."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     path = tmp_path / "game.txt"
-    path.write_text(random_game_file("tribolo", 20, seed=4))
+    text = random_game_file("othello", 20, seed=4)
+    path.write_text(text)
+    states = states_of(text)
     shown: list[tuple[str, int]] = []
 
     async def run_async(self: ReplayApp, **_: Any) -> None:
         async with self.run_test(size=SMALL) as pilot:
             await until(pilot, lambda: isinstance(self.screen, ReplayScreen), "it opened")
+            await step_through(pilot, replay_screen(self), states)
             shown.append((self.replay.game, self.replay.last))
             await pilot.press("escape")
 
     monkeypatch.setattr(ReplayApp, "run_async", run_async)
-    server = url.removeprefix("ws://").removesuffix("/ws")
-    assert await asyncio.to_thread(main, ["replay", str(path), "--server", server]) == 0
-    assert shown == [("tribolo", 20)]
-    path.write_text('[Game "tribolo"]\n\n1. blue z99\n')
-    assert await asyncio.to_thread(main, ["replay", str(path), "--server", server]) == 2
+    with socket.socket() as refusing:
+        refusing.bind(("127.0.0.1", 0))
+        server = f"127.0.0.1:{refusing.getsockname()[1]}"
+        assert await asyncio.to_thread(main, ["replay", str(path), "--server", server]) == 0
+        assert shown == [("othello", 20)]
+        assert await asyncio.to_thread(main, ["replay", str(path)]) == 0
+        assert len(shown) == 2
+        path.write_text('[Game "tribolo"]\n\n1. blue z99\n')
+        assert await asyncio.to_thread(main, ["replay", str(path), "--server", server]) == 2
     assert "cannot replay that game" in capsys.readouterr().err
+
+
+async def test_each_seats_name_follows_a_stroke_of_its_chart_line() -> None:
+    """Black's line is drawn grey on the charts' dark background: the words under the move
+    show each seat's stroke before its name, in the charts' own colours."""
+    replay = replay_here(random_game_file("othello", 12, seed=3))
+    app = ReplayApp(replay)
+    async with app.run_test(size=SCREEN) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay opened")
+        now = replay_screen(app).query_one("#replay-now", Static).content
+        assert isinstance(now, Text)
+        strokes = [
+            (now.plain[span.end + 1 : span.end + 6].strip(), span.style)
+            for span in now.spans
+            if now.plain[span.start : span.end] == "━━"
+        ]
+        assert [seat for seat, _ in strokes] == ["Black", "White"]
+        for seat, style in strokes:
+            assert isinstance(style, Style) and style.color is not None
+            assert style.color.triplet is not None
+            assert tuple(style.color.triplet) == chart_rgb(seat.lower())

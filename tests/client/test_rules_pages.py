@@ -3,6 +3,7 @@ Markdown text, with an example diagram."""
 
 import asyncio
 import http.client
+import re
 
 import pytest
 from textual.widgets import Markdown
@@ -25,6 +26,34 @@ def test_every_game_has_a_rules_page_with_a_diagram(game: str) -> None:
     assert text.startswith(f"# {GAMES[game].title}\n")
     assert text.count("```") >= 2
     assert len(text.split()) > 120
+
+
+def playing_here(text: str) -> str:
+    """A rules page's "Playing here" section, its lines joined."""
+    assert "\n## Playing here\n" in text
+    return " ".join(text.split("\n## Playing here\n", 1)[1].split("\n## ", 1)[0].split())
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_rules_page_says_how_to_enter_a_move_in_both_clients(game: str) -> None:
+    """How to play a move, for the browser (a click) and the terminal (the arrow keys and
+    Enter, or the mouse), naming no command key: those are the key bar's to list."""
+    section = playing_here(rules_text(game))
+    assert "In the browser" in section and "click" in section
+    assert "In the terminal" in section
+    assert "arrow keys" in section and "Enter" in section and "mouse" in section
+    assert "The key bar at the bottom of the terminal lists the commands" in section
+    command_key = r"\b(?:press(?:es)?|key|keys)\s+`?(?:[A-Z]|F\d{1,2}|Ctrl\S*)`?(?:\b|$)"
+    assert not re.search(command_key, rules_text(game)), game
+    assert not re.search(r"\bF(?:[1-9]|1[0-2])\b", rules_text(game)), game
+
+
+def test_oubliettes_page_walks_through_picking_a_line() -> None:
+    section = playing_here(rules_text("oubliette"))
+    assert "Click your pieces one by one" in section
+    assert "the piece you picked **last** moves to" in section
+    assert "just beyond either end" in section
+    assert "light up" in section and "says why" in section
 
 
 def fetch(port: int, path: str) -> tuple[int, dict[str, str], str]:

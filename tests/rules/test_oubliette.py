@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import re
 
 import pytest
 
@@ -300,3 +301,45 @@ def test_observation_is_json_and_names_cells() -> None:
     assert observed["to_move"] == "red"
     assert observed["last_move"] == "c3-c5 ne"
     assert observed["holes"] == ["e5"]
+
+
+@pytest.mark.parametrize(
+    ("state", "move", "why"),
+    [
+        (position("e1 e2 e4", "e3"), "e1-e2 e", "your own piece on e4 stops the push"),
+        (position("e1 e2", "e3", blocks="e4"), "e1-e2 e", "a block on e4 stops the push"),
+        (
+            position("e1 e2 e3", "e4 e5 e6"),
+            "e1-e3 e",
+            "more of your pieces than theirs (3 against 3)",
+        ),
+        (position("e1", "e2"), "e1 e", "a single piece cannot push"),
+        (position("e8 e9", "i9"), "e8-e9 e", "your own pieces never leave the board"),
+        (position("e4", "i9", holes="e5"), "e4 e", "your own pieces never go into a hole"),
+        (position("e4 e5", "i9"), "e4 e", "your own piece on e5 is in the way"),
+        (position("e4", "i9", blocks="e5"), "e4 e", "a block on e5 is in the way"),
+        (position("a1 a2", "i9"), "a1-a2 sw", "the piece on a1 would leave the board"),
+        (position("c3 c4 c5", "d5 i9"), "c3-c5 ne", "and d5 holds an opponent's piece"),
+        (position("c3 c4 c5", "i9", holes="d4"), "c3-c5 nw", "and d4 is a hole"),
+        (position("a1 a2 a3 a4", "i9", limit=3), "a1-a4 e", "at most 3 pieces"),
+        (position("a1", "i9"), "i9 e", "only green's own pieces move now"),
+    ],
+)
+def test_a_refused_move_says_which_rule_stops_it(
+    state: OublietteState, move: str, why: str
+) -> None:
+    refusal = state.refusal(state.parse_move(move))
+    assert refusal is not None and why in refusal
+    assert refusal.startswith(("That line cannot move there: ", "That piece cannot move there: "))
+    with pytest.raises(
+        IllegalMoveError, match=f"is not a legal move for green: .*{re.escape(why)}"
+    ):
+        state.play_text(move)
+
+
+def test_a_legal_move_has_no_refusal_and_a_finished_game_says_so() -> None:
+    state = position("c3 c4 c5", "i9")
+    assert all(state.refusal(move) is None for move in state.legal_moves())
+    over = position("e2 e3 a1", "e1", ejected="5:0").play_text("e2-e3 w")
+    assert over.is_over
+    assert over.refusal(over.parse_move("a1 e")) == "The game is over."

@@ -21,6 +21,7 @@ from playwright.sync_api import (
 
 from parlour.client.boards import board_for
 from parlour.client.boards.base import Pick, Step
+from parlour.client.boards.oubliette import OublietteBoard
 from parlour.rules import GAMES, hexgrid
 from parlour.rules.game import State
 from parlour.rules.oubliette import OublietteState
@@ -221,6 +222,16 @@ class Board:
     @property
     def picked(self) -> list[str]:
         found: list[str] = self.page.evaluate("harness.view.picked")
+        return found
+
+    @property
+    def targets(self) -> list[str]:
+        found: list[str] = self.page.evaluate("harness.view.targets")
+        return found
+
+    @property
+    def note(self) -> str:
+        found: str = self.page.evaluate("harness.view.note")
         return found
 
     @property
@@ -518,6 +529,90 @@ def test_oubliette_picking_grows_a_line_and_a_second_click_unpicks(board: Board)
     assert board.moves == []
 
 
+def test_oubliette_the_cells_a_pick_can_go_to_are_lit_with_no_hint(board: Board) -> None:
+    state = played_oubliette(0)
+    found = observation(state)
+    board.show(found)
+    names = hexgrid.CELL_NAMES
+    before = board.colours(names)
+    board.click("c3", "c4", "c5")
+    targets = board_for(found).targets(("c3", "c4", "c5"))
+    assert set(board.targets) == targets == {"c2", "c6", "d5", "d6"}
+    after = board.colours(names)
+    palette = board.palette()
+    for name in targets:
+        assert close(after[name], palette["hint"], 30), name
+    unpicked = set(names) - targets - {"c3", "c4", "c5"}
+    assert {name for name in unpicked if after[name] != before[name]} == set()
+    board.click("c2")
+    assert board.moves == ["c3-c5 w"]
+    assert board.targets == []
+
+
+def test_oubliette_a_refused_target_keeps_the_pick_and_says_why(board: Board) -> None:
+    state = oubliette("e1 e2 a1", "e3 e4 i9")
+    board.show(observation(state))
+    board.click("e1", "e2", "e3")
+    assert board.picked == ["e1", "e2"]
+    assert board.moves == []
+    assert board.note == state.refusal(state.parse_move("e1-e2 e"))
+    assert "a push needs more of your pieces than theirs (2 against 2)" in board.note
+    assert board.page.get_by_role("status").inner_text() == board.note
+    board.click("g5")
+    assert board.picked == ["e1", "e2"]
+    assert "next to e2" in board.note
+    board.click("d2")
+    assert board.moves == ["e1-e2 se"]
+    assert board.note == ""
+    board.click("h5")
+    assert board.note.startswith("To move, click your pieces")
+
+
+def test_oubliette_the_last_move_is_marked(board: Board) -> None:
+    state = oubliette("e6 e7 e8 a1", "e9 i9").play_text("e6-e8 e")
+    found = observation(state)
+    terminal = board_for(found)
+    marked = in_the_page(board, found, "b => [b.moved, b.pushed, b.left, b.gone]", None)
+    moved, pushed, left, gone = marked
+    assert isinstance(terminal, OublietteBoard)
+    assert (set(moved), set(pushed), set(left)) == (terminal.moved, terminal.pushed, terminal.left)
+    assert tuple(gone) == terminal.gone == (4, 10)
+    board.show(found)
+    pitch = board.centre("e8")[0] - board.centre("e7")[0]
+    unmarked = dict(found, last_move=None, last_pushed=0, last_ejected=False)
+
+    def beside(name: str, share: float) -> Colour:
+        x, y = board.centre(name)
+        r, g, b = board.page.evaluate(
+            """([x, y]) => {
+                const canvas = document.querySelector("canvas");
+                const rect = canvas.getBoundingClientRect();
+                const px = Math.floor((x - rect.left) * canvas.width / rect.width);
+                const py = Math.floor((y - rect.top) * canvas.height / rect.height);
+                const probe = document.createElement("canvas").getContext("2d");
+                probe.canvas.width = 1;
+                probe.canvas.height = 1;
+                probe.drawImage(canvas, px, py, 1, 1, 0, 0, 1, 1);
+                return [...probe.getImageData(0, 0, 1, 1).data].slice(0, 3);
+            }""",
+            [x + share * pitch, y],
+        )
+        return int(r), int(g), int(b)
+
+    marks = {name: beside(name, 0.31) for name in ("e7", "e8", "e9")}
+    gap = beside("e6", 0.16)
+    picture = board.picture()
+    board.show(unmarked)
+    assert board.picture() != picture
+    for name, colour in marks.items():
+        assert not close(colour, beside(name, 0.31)), name
+        assert close(colour, (255, 255, 255), 40), name
+    assert not close(gap, beside("e6", 0.16))
+    ejected_only = dict(found, last_ejected=False)
+    board.show(ejected_only)
+    assert board.picture() != picture
+
+
 def test_oubliette_pick_stays_within_the_limit(board: Board) -> None:
     board.show(observation(played_oubliette(0, board="abalone")))
     board.click("a1", "a2", "a3")
@@ -671,17 +766,22 @@ def test_oubliette_picks_and_hints_as_in_the_terminal(board: Board, seed: int) -
             let picked = [];
             return clicks.map(square => {
                 const result = b.pick(picked, square);
+                const targets = [...b.targets(result.picked)].sort();
                 picked = result.picked;
-                return [result.picked, result.move];
+                return [result.picked, result.move, result.problem, targets];
             });
         }""",
         clicks,
     )
     result = Pick(())
-    for square, (picked, move) in zip(clicks, picks, strict=True):
+    problems = set()
+    for square, (picked, move, problem, targets) in zip(clicks, picks, strict=True):
         result = terminal.pick(result.picked, square)
-        assert (tuple(picked), move) == (result.picked, result.move), square
-    assert any(move for _, move in picks)
+        assert (tuple(picked), move, problem) == (result.picked, result.move, result.problem)
+        assert targets == sorted(terminal.targets(result.picked)), square
+        problems.add(problem)
+    assert any(move for move, *_ in [pick[1:] for pick in picks])
+    assert len(problems) > 2, problems
     moves = [*found["legal_moves"], "e5 w", "a1-a5 e", "e1-e9 e", "not a move", "i9-e5 sw"]
     hints = in_the_page(board, found, "(b, ms) => ms.map(m => [...b.hintSquares([m])])", moves)
     for move, squares in zip(moves, hints, strict=True):

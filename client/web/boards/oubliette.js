@@ -3,7 +3,13 @@
  * each row and each diagonal's number below its lower end, as Abalone diagrams have them.
  *
  * A move is picked as the original game took it: the pieces of the line one by one, then
- * the cell the last of them moves to. Whether a move is legal is left to the server.
+ * the cell the last of them moves to (or, to move the line along itself, the cell just
+ * beyond either end). The cells a click would finish a legal move on are lit as soon as
+ * pieces are picked; a click anywhere else keeps the pick and says why it makes no move, in
+ * the rules' words (rules/oubliette.py, `OublietteState.refusal`, which the terminal's board
+ * shows; a test holds the two to the same words). The last move is marked: a thin ring in
+ * each piece it moved or pushed, a small ring in each cell it left, and a cross where a piece it
+ * pushed off went, in a hole or just off the board.
  */
 
 import {
@@ -15,12 +21,20 @@ import {
   directionTo,
   inOrder,
   keepConnected,
-  moveText,
   neighbour,
   parseMove,
   ROW_LETTERS,
 } from "./hex.js";
-import { cursorRing, dot, ease, font, hint, piece, ring, roundedRect } from "./paint.js";
+import {
+  cursorRing,
+  dot,
+  ease,
+  font,
+  hint,
+  piece,
+  ring,
+  roundedRect,
+} from "./paint.js";
 import { COLOURS, contrast, mix, seatColour, title } from "./palette.js";
 
 const ROW_HEIGHT = Math.sqrt(3) / 2;
@@ -34,6 +48,13 @@ const LABEL_OUT = 1.12;
 const NO_LIMIT = 9;
 const DURATION = 280;
 const CORNERS = ["e1", "a1", "a5", "e9", "i9", "i5"];
+/** How far towards the next cell beyond the edge the cross of a piece pushed off is drawn:
+ * on the plate's rim, inside the picture. */
+const OFF_EDGE = 0.72;
+const OPPOSITE = Object.freeze({ e: "w", w: "e", ne: "sw", sw: "ne", nw: "se", se: "nw" });
+/** What a click with nothing picked is told (the same words as the terminal's board). */
+export const HOW_TO_MOVE =
+  "To move, click your pieces in a straight line one by one, then the cell the last one moves to.";
 
 /** Where the cell (or label) at `row`, `number` is, in pitches from the top-left cell row. */
 function unit(row, number) {
@@ -54,6 +75,8 @@ export class OublietteBoard {
   #legal;
   #moved;
   #pushed;
+  #left;
+  #gone;
   #labels = [];
   #plate;
   #bounds;
@@ -75,7 +98,7 @@ export class OublietteBoard {
       const parsed = parseMove(text);
       if (parsed !== null) this.#legal.set(moveKey(parsed.line, parsed.direction), text);
     }
-    [this.#moved, this.#pushed] = this.#lastMove();
+    [this.#moved, this.#pushed, this.#left, this.#gone] = this.#lastMove();
     this.#shapeInUnits();
   }
 
@@ -134,20 +157,53 @@ export class OublietteBoard {
     return { x: from.x + (to.x - from.x) * LABEL_OUT, y: from.y + (to.y - from.y) * LABEL_OUT };
   }
 
-  /** Where the last move's line went, and where the pieces it pushed went (a hole too). */
+  /**
+   * What the last move did: where its line went, where the pieces it pushed went (a hole
+   * too), the cells the line left, and the [row, number] (perhaps off the board) where a
+   * piece it pushed off went, or null.
+   */
   #lastMove() {
     const parsed = this.observation.last_move ? parseMove(this.observation.last_move) : null;
-    if (parsed === null) return [new Set(), new Set()];
+    if (parsed === null) return [new Set(), new Set(), new Set(), null];
     const { line, direction } = parsed;
     const moved = destinations(line, direction);
     const ahead = [...moved].filter((cell) => !line.includes(cell));
     const pushed = new Set();
-    let lead = ahead.length === 1 ? ahead[0] : null;
-    for (let i = 0; i < (this.observation.last_pushed ?? 0); i += 1) {
-      lead = lead === null ? null : neighbour(lead, direction);
-      if (lead !== null) pushed.add(lead);
+    const [dr, dn] = DIRECTIONS[direction];
+    let lead = ahead.length === 1 ? coordinates(ahead[0]) : null;
+    let gone = null;
+    for (let i = 0; i < (this.observation.last_pushed ?? 0) && lead !== null; i += 1) {
+      lead = [lead[0] + dr, lead[1] + dn];
+      const name = `${ROW_LETTERS[lead[0]] ?? "?"}${lead[1]}`;
+      if (CELL_NAMES.includes(name)) {
+        pushed.add(name);
+        gone = this.#holes.has(name) ? lead : null;
+      } else {
+        gone = lead;
+      }
     }
-    return [moved, pushed];
+    const left = new Set(line.filter((cell) => !moved.has(cell)));
+    return [moved, pushed, left, this.observation.last_ejected ? gone : null];
+  }
+
+  /** The cells the last move's line went to (a test hook). */
+  get moved() {
+    return [...this.#moved];
+  }
+
+  /** The cells the last move's pushed pieces went to (a test hook). */
+  get pushed() {
+    return [...this.#pushed];
+  }
+
+  /** The cells the last move's line left (a test hook). */
+  get left() {
+    return [...this.#left];
+  }
+
+  /** Where a piece the last move pushed off went, as [row, number], or null (a test hook). */
+  get gone() {
+    return this.#gone;
   }
 
   /** Width over height of the picture. */
@@ -220,26 +276,146 @@ export class OublietteBoard {
 
   /**
    * Pieces of the mover's own are picked one by one into a line; then a cell next to the
-   * last one picked is where that piece goes, which gives the direction and the move.
-   * Clicking a picked piece again unpicks it, keeping the rest that still form a line with
-   * the earliest picked. An own piece that does not extend the line (or would make it longer
-   * than the limit) starts a new pick. Any other click clears the pick.
+   * last one picked is where that piece goes, which gives the direction and the move (a cell
+   * just beyond either end of the line moves it along itself that way). Clicking a picked
+   * piece again unpicks it, keeping the rest that still form a line with the earliest
+   * picked. An own piece that does not extend the line (or would make it longer than the
+   * limit) starts a new pick. A click that makes no legal move keeps the pick, and
+   * `problem` says why.
    */
   pick(picked, square) {
+    const mover = this.observation.to_move ?? null;
     if (picked.includes(square)) {
-      return { picked: keepConnected(picked.filter((cell) => cell !== square)), move: null };
+      const kept = keepConnected(picked.filter((cell) => cell !== square));
+      return { picked: kept, move: null, problem: null };
     }
-    const seat = this.#seatOf.get(square);
-    if (seat !== undefined && seat === this.observation.to_move) {
+    if (mover !== null && this.#seatOf.get(square) === mover) {
       const extended = [...picked, square];
       const fits = asLine(extended).length > 0 && extended.length <= this.observation.limit;
-      return { picked: fits ? extended : [square], move: null };
+      return { picked: fits ? extended : [square], move: null, problem: null };
     }
-    const direction = picked.length > 0 ? directionTo(picked.at(-1), square) : null;
     const line = asLine(picked);
-    if (direction === null || line.length === 0) return { picked: [], move: null };
-    const move = this.#legal.get(moveKey(line, direction)) ?? moveText(line, direction);
-    return { picked: [], move };
+    if (mover === null || line.length === 0) {
+      return { picked: [], move: null, problem: mover === null ? null : HOW_TO_MOVE };
+    }
+    const direction = this.#direction(picked, line, square);
+    if (direction === null) {
+      const where =
+        line.length === 1
+          ? `next to ${line[0]}`
+          : `next to ${picked.at(-1)} (picked last) or just beyond either end of the line`;
+      const problem = `Click a cell ${where}; click a picked piece to let it go.`;
+      return { picked: [...picked], move: null, problem };
+    }
+    const legal = this.#legal.get(moveKey(line, direction));
+    if (legal !== undefined) return { picked: [], move: legal, problem: null };
+    return { picked: [...picked], move: null, problem: this.#refusal(line, direction) };
+  }
+
+  /** The way a click on `square` moves the line: towards it from the piece picked last, or
+   * along the line when it is just beyond one of its ends. */
+  #direction(picked, line, square) {
+    const direction = directionTo(picked.at(-1), square);
+    if (direction !== null || line.length < 2) return direction;
+    for (const [end, inner] of [
+      [line[0], line[1]],
+      [line.at(-1), line.at(-2)],
+    ]) {
+      const outward = directionTo(inner, end);
+      if (outward !== null && neighbour(end, outward) === square) return outward;
+    }
+    return null;
+  }
+
+  /** The cell a click on moves the picked line `direction`: just beyond its front along
+   * itself, else next to the piece picked last. */
+  #target(picked, line, direction) {
+    const along = directionTo(line[0], line[1] ?? line[0]);
+    if (line.length > 1 && (along === direction || along === OPPOSITE[direction])) {
+      const front = line.find((cell) => !line.includes(neighbour(cell, direction)));
+      return neighbour(front, direction);
+    }
+    return neighbour(picked.at(-1), direction);
+  }
+
+  /** The cells a click on finishes a legal move of the picked line. */
+  targets(picked) {
+    const found = new Set();
+    const line = asLine(picked);
+    if (line.length === 0) return found;
+    const key = inOrder(line).join(",");
+    for (const text of this.observation.legal_moves) {
+      const parsed = parseMove(text);
+      if (parsed === null || inOrder(parsed.line).join(",") !== key) continue;
+      const target = this.#target(picked, line, parsed.direction);
+      if (target !== null) found.add(target);
+    }
+    return found;
+  }
+
+  /** Why the line cannot move that way, as the rules tell it (rules/oubliette.py). */
+  #refusal(line, direction) {
+    const what = line.length === 1 ? "That piece" : "That line";
+    return `${what} cannot move there: ${this.#reason(line, direction)}.`;
+  }
+
+  #reason(line, direction) {
+    const mover = this.observation.to_move;
+    if (!line.every((cell) => this.#seatOf.get(cell) === mover)) {
+      return `only ${mover}'s own pieces move now`;
+    }
+    const limit = this.observation.limit;
+    if (line.length > limit) return `a move moves at most ${limit} pieces`;
+    const inline =
+      line.length === 1 ||
+      line.includes(neighbour(line[0], direction)) ||
+      line.includes(neighbour(line.at(-1), direction));
+    return inline ? this.#inlineReason(line, direction) : this.#sidewaysReason(line, direction);
+  }
+
+  /** What is on `cell`, in words, if anything is. */
+  #blocker(cell) {
+    if (this.#holes.has(cell)) return "a hole";
+    if (this.#blocks.has(cell)) return "a block";
+    const seat = this.#seatOf.get(cell);
+    if (seat === undefined) return null;
+    return seat === this.observation.to_move ? "your own piece" : "an opponent's piece";
+  }
+
+  #inlineReason(line, direction) {
+    const front = line.find((cell) => !line.includes(neighbour(cell, direction)));
+    const ahead = neighbour(front, direction);
+    if (ahead === null) return "your own pieces never leave the board";
+    const there = this.#blocker(ahead);
+    if (there === "a hole") return "your own pieces never go into a hole";
+    if (there === "a block" || there === "your own piece") return `${there} on ${ahead} is in the way`;
+    if (there === null) return "that is not a legal move";
+    if (line.length === 1) return "a single piece cannot push";
+    let pushed = ahead;
+    let count = 0;
+    while (pushed !== null && this.#blocker(pushed) === "an opponent's piece") {
+      count += 1;
+      pushed = neighbour(pushed, direction);
+    }
+    if (count >= line.length) {
+      return `a push needs more of your pieces than theirs (${line.length} against ${count})`;
+    }
+    const behind = pushed === null ? null : this.#blocker(pushed);
+    if (behind === "a block" || behind === "your own piece") return `${behind} on ${pushed} stops the push`;
+    return "that is not a legal move";
+  }
+
+  #sidewaysReason(line, direction) {
+    for (const cell of line) {
+      const to = neighbour(cell, direction);
+      if (to === null) return `moving sideways, the piece on ${cell} would leave the board`;
+      const there = this.#blocker(to);
+      if (there !== null) {
+        const verb = there === "a hole" || there === "a block" ? "is" : "holds";
+        return `moving sideways, every piece needs an empty cell, and ${to} ${verb} ${there}`;
+      }
+    }
+    return "that is not a legal move";
   }
 
   /**
@@ -271,11 +447,10 @@ export class OublietteBoard {
       return squares;
     }
     const chosen = new Set(picked);
-    const last = picked.at(-1);
     for (const { line, direction } of parsed) {
       if (!picked.every((cell) => line.includes(cell))) continue;
       if (line.length === chosen.size) {
-        const target = neighbour(last, direction);
+        const target = this.#target(picked, line, direction);
         if (target !== null && !chosen.has(target)) squares.add(target);
         continue;
       }
@@ -315,6 +490,10 @@ export class OublietteBoard {
     else if (this.#holes.has(name)) words = "hole";
     else if (this.#blocks.has(name)) words = "block";
     if (this.#moved.has(name) || this.#pushed.has(name)) words += ", last move";
+    if (this.#left.has(name)) words += ", left by the last move";
+    if (this.#gone !== null && name === `${ROW_LETTERS[this.#gone[0]]}${this.#gone[1]}`) {
+      words += ", a piece was pushed in";
+    }
     return `${name}: ${words}`;
   }
 
@@ -379,7 +558,8 @@ export class OublietteBoard {
       this.#drawPiece(ctx, slide.seat, x, y, false);
       ctx.restore();
     }
-    for (const name of marks.hints) {
+    if (t >= 1) this.#drawLastMove(ctx);
+    for (const name of new Set([...marks.hints, ...this.targets(marks.picked)])) {
       const centre = this.cellCentre(name);
       if (centre !== null) hint(ctx, centre.x, centre.y, pitch * CELL);
     }
@@ -388,6 +568,52 @@ export class OublietteBoard {
       if (centre !== null) cursorRing(ctx, centre.x, centre.y, pitch * 0.5);
     }
     this.#drawLabels(ctx, marks.ink);
+  }
+
+  /** The last move's marks: a thin ring near the rim of each piece it moved or pushed (a
+   * picked piece has a thick one near its middle), a small ring in each cell it left, and a cross where a piece it pushed off went:
+   * in the hole, or on the plate's rim beyond the cell it was pushed off from. */
+  #drawLastMove(ctx) {
+    const pitch = this.#pitch;
+    for (const name of [...this.#moved, ...this.#pushed]) {
+      const seat = this.#seatOf.get(name);
+      if (seat === undefined) continue;
+      const { x, y } = this.cellCentre(name);
+      ring(ctx, x, y, pitch * 0.31, contrast(seatColour(seat)), Math.max(1.5, pitch * 0.035));
+    }
+    for (const name of this.#left) {
+      const { x, y } = this.cellCentre(name);
+      ring(ctx, x, y, pitch * 0.16, COLOURS.leftEdge, Math.max(1.5, pitch * 0.05));
+    }
+    if (this.#gone === null) return;
+    const movers = new Set([...this.#moved].map((cell) => this.#seatOf.get(cell)));
+    const victim = this.observation.seats.find((seat) => !movers.has(seat));
+    const colour = seatColour(victim);
+    const inHole = this.#holes.has(`${ROW_LETTERS[this.#gone[0]]}${this.#gone[1]}`);
+    let { x, y } = this.#point(unit(...this.#gone));
+    if (!inHole) {
+      const [dr, dn] = DIRECTIONS[parseMove(this.observation.last_move).direction];
+      const edge = this.#point(unit(this.#gone[0] - dr, this.#gone[1] - dn));
+      x = edge.x + (x - edge.x) * OFF_EDGE;
+      y = edge.y + (y - edge.y) * OFF_EDGE;
+    }
+    const arm = pitch * 0.17;
+    for (const [width, stroke] of [
+      [Math.max(3, pitch * 0.14), contrast(colour)],
+      [Math.max(2, pitch * 0.08), colour],
+    ]) {
+      ctx.save();
+      ctx.lineCap = "round";
+      ctx.lineWidth = width;
+      ctx.strokeStyle = stroke;
+      ctx.beginPath();
+      ctx.moveTo(x - arm, y - arm);
+      ctx.lineTo(x + arm, y + arm);
+      ctx.moveTo(x - arm, y + arm);
+      ctx.lineTo(x + arm, y - arm);
+      ctx.stroke();
+      ctx.restore();
+    }
   }
 
   #drawPlate(ctx) {

@@ -34,6 +34,7 @@ export const COLOURS = Object.freeze({
   wellEdge: "#b9a57c",
   moved: "#a58f62",
   pushed: "#cf935c",
+  leftEdge: "#6b5637",
   pit: "#120d09",
   pitRim: "#2d2118",
   block: "#8e9094",

@@ -6,16 +6,20 @@
  *
  *   title, shape, aspect, cells, layout(width, height), draw(ctx, marks, t),
  *   cellAt(x, y), cellCentre(name), step(from, key), pick(picked, square),
- *   hintSquares(moves, picked, kind), legend(), describe(name), animateFrom(previous)
+ *   hintSquares(moves, picked, kind), legend(), describe(name), animateFrom(previous),
+ *   and, where a move takes several clicks (Oubliette), targets(picked)
  *
  * Positions are CSS pixels of the canvas; `marks` holds hints (a Set), picked, cursor,
  * showCursor and ink (the container's text colour, for labels); `t` is the animation's
  * progress, 1 at rest; legend() gives lines, each a list of strings and { swatch, text }
- * notes about a seat. hintSquares' `kind` is the hint asked for: `possible` lets a board
+ * notes about a seat. pick() gives { picked, move, problem }: a finished move's text, or the
+ * squares picked so far and, for a click that made no move, why (shown under the board
+ * until the next click). hintSquares' `kind` is the hint asked for: `possible` lets a board
  * whose moves are several clicks (Oubliette) mark the pieces that can move, then, for the
  * pieces picked, where they can go; without it every square of every move is marked.
  *
- * The view holds no rules: the server decides what is legal, and the view never changes
+ * The view holds no rules: the server decides what is legal (the observation's legal
+ * moves, from which a board may say why a click makes none), and the view never changes
  * the position itself. It shows observations and reports finished moves through onMove.
  * A replay marks the cells a move changed (`setChanged`) with a ring of their own, drawn
  * over any board by the view.
@@ -91,6 +95,7 @@ export class BoardView {
   #canvas;
   #ctx;
   #legend;
+  #note;
   #onMove;
   #board = null;
   #hints = [];
@@ -136,9 +141,15 @@ export class BoardView {
     const legend = document.createElement("p");
     legend.className = "board-legend";
     legend.hidden = true;
-    container.append(canvas, legend);
+    const note = document.createElement("p");
+    note.className = "board-note";
+    note.setAttribute("role", "status");
+    note.hidden = true;
+    Object.assign(note.style, { margin: "0.4em 0 0", fontWeight: "600" });
+    container.append(canvas, note, legend);
     this.#canvas = canvas;
     this.#legend = legend;
+    this.#note = note;
     this.#ctx = canvas.getContext("2d");
     this.#listen(canvas, "pointerdown", (event) => this.#pointerDown(event));
     this.#listen(canvas, "pointerup", (event) => this.#pointerUp(event));
@@ -170,6 +181,7 @@ export class BoardView {
     }
     this.#board = board;
     this.#picked = [];
+    this.#say(null);
     this.#hintSet = board.hintSquares(this.#hints, this.#picked, this.#hintKind);
     this.#animation = duration > 0 ? { start: performance.now(), duration } : null;
     this.#renderLegend();
@@ -230,8 +242,24 @@ export class BoardView {
     return [...this.#hintSet];
   }
 
+  /** The cells a click on would finish a move of the squares picked so far (a test hook). */
+  get targets() {
+    return [...(this.#board?.targets?.(this.#picked) ?? [])];
+  }
+
+  /** Why the last click made no move, as shown under the board; "" for nothing. */
+  get note() {
+    return this.#note.hidden ? "" : this.#note.textContent;
+  }
+
+  #say(problem) {
+    this.#note.textContent = problem ?? "";
+    this.#note.hidden = !problem;
+  }
+
   /** Forget the squares picked towards a move. */
   clearPick() {
+    this.#say(null);
     this.#picked = [];
     this.#markHints();
     this.#describe();
@@ -266,6 +294,7 @@ export class BoardView {
     }
     this.#listeners = [];
     this.#canvas.remove();
+    this.#note.remove();
     this.#legend.remove();
     this.#board = null;
   }
@@ -463,6 +492,7 @@ export class BoardView {
     }
     const result = this.#board.pick(this.#picked, square);
     this.#picked = result.picked;
+    this.#say(result.problem);
     this.#markHints();
     this.#cursor = square;
     this.#describe();
