@@ -1,0 +1,85 @@
+/** Typing in a room is talking: a printable key never runs a command. A character typed
+ * while the focus is not in a text field goes into the chat box, which takes the focus, so
+ * that nothing typed is lost; from then on everything goes there until Enter sends it or
+ * Escape leaves. Arrows and Enter still reach a focused board; commands are buttons. */
+
+const TEXT_INPUTS = new Set(["text", "search", "email", "url", "tel", "password", "number"]);
+
+/** Whether typing into `node` writes into it: a text box, a text area or editable text
+ * that is not read-only. */
+export function inTextField(node) {
+  if (!(node instanceof HTMLElement)) return false;
+  if (node.isContentEditable) return true;
+  if (node instanceof HTMLTextAreaElement) return !node.readOnly && !node.disabled;
+  if (node instanceof HTMLInputElement) return TEXT_INPUTS.has(node.type) && !node.readOnly && !node.disabled;
+  return false;
+}
+
+/** The character a key press types, or null: one character, a space too, in any case and
+ * with Shift, or with Alt (Option on a Mac types letters) or AltGr; never a Ctrl or Cmd
+ * shortcut, a named key (Enter, arrows, F1) or a dead key still composing. */
+export function typedCharacter(event) {
+  if (event.isComposing || event.metaKey) return null;
+  if (event.ctrlKey && !event.getModifierState?.("AltGraph")) return null;
+  const key = event.key;
+  if (typeof key !== "string" || [...key].length !== 1) return null;
+  return /\p{Cc}/u.test(key) ? null : key;
+}
+
+/** Sends every character typed outside a text field to a chat box, while `active()`. */
+export class TypingToChat {
+  /** `input` the chat box; `board` the element whose focus Enter and Escape give back after
+   * typing began there. */
+  constructor(input, { active, board }) {
+    this.input = input;
+    this.active = active;
+    this.board = board;
+    this.cameFrom = null;
+    this.onKey = (event) => this.key(event);
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        this.leave();
+      }
+    });
+  }
+
+  install() {
+    document.addEventListener("keydown", this.onKey, true);
+  }
+
+  remove() {
+    document.removeEventListener("keydown", this.onKey, true);
+  }
+
+  /** Seen before anything else on the page: a character typed outside a text field goes to
+   * the chat box, and no button, menu, board or dialog under the focus sees it. A dialog
+   * open over the room keeps it too, for the chat box once the dialog is closed. */
+  key(event) {
+    if (!this.active()) return;
+    const char = typedCharacter(event);
+    if (char === null || inTextField(event.target)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const input = this.input;
+    if (input.maxLength > 0 && input.value.length >= input.maxLength) return;
+    const focused = document.activeElement === input;
+    if (!focused && !document.querySelector("dialog[open]")) {
+      const from = event.target;
+      this.cameFrom = from instanceof HTMLElement && this.board.contains(from) ? from : null;
+      input.focus();
+    }
+    const at = document.activeElement === input && focused ? input.selectionStart ?? input.value.length : input.value.length;
+    const to = document.activeElement === input && focused ? input.selectionEnd ?? at : at;
+    input.setRangeText(char, at, to, "end");
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  /** Out of the chat box: back to the board if typing began there, else to nothing. */
+  leave() {
+    const back = this.cameFrom;
+    this.cameFrom = null;
+    if (back?.isConnected) back.focus();
+    else if (document.activeElement === this.input) this.input.blur();
+  }
+}
