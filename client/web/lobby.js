@@ -226,7 +226,7 @@ export class LobbyView {
     const parts = [this.roomLink(entry.ref, game?.title ?? title(entry.game)), ` · you play ${listText(mine.map(title))}`];
     if (room) {
       const others = room.seats.filter((seat) => !mine.includes(seat.colour));
-      if (others.length) parts.push(" with ", ...seatTags(others));
+      if (others.length) parts.push(" with ", element("span", { class: "seat-tags" }, ...seatTags(others)));
     }
     const status = room ? standing(room, mine) : entry.status;
     parts.push(element("br"), element("small", { class: "activity" }, ...joined([status, entry.ref !== entry.room ? "private" : null, ...times(entry.created_at ?? room?.created_at, entry.moved_at)])));
@@ -241,7 +241,7 @@ export class LobbyView {
       { "data-room": room.room },
       this.roomLink(ref, game?.title ?? room.game),
       " · ",
-      ...seatTags(room.seats),
+      element("span", { class: "seat-tags" }, ...seatTags(room.seats)),
       element("br"),
       element("small", { class: "activity" }, ...joined([standing(room, []), room.public ? null : "private", ...times(room.created_at, room.moved_at)])),
     );
@@ -361,7 +361,7 @@ export class LobbyView {
         { "data-room": room.room },
         element("td", { class: "game" }, titles[room.game] ?? room.game, board ? element("small", { class: "note" }, ` ${board}`) : null),
         element("td", { class: "host" }, room.host),
-        element("td", { class: "who" }, ...seatTags(room.seats)),
+        element("td", { class: "who" }, element("div", { class: "seat-tags" }, ...seatTags(room.seats))),
         element("td", { class: "status" }, free.length ? `${room.status}, ${free.length} free` : room.status, ...this.activity(room)),
         element("td", {}, link),
       );

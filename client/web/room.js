@@ -48,6 +48,14 @@ const PICKED_MOVES = new Set(["oubliette"]);
 const NOT_STARTED = "The game has not started yet.";
 const REPLAY_HASH = "#replay";
 
+/** How to play a square without the mouse, for the line under the board. */
+function boardHelp(game) {
+  if (PICKED_MOVES.has(game)) {
+    return "Click the pieces of the line, then the cell the last one moves to (Esc drops them); or the arrow keys and Enter on the board.";
+  }
+  return "Click a square to play it, or move over the board with the arrow keys and press Enter.";
+}
+
 /** A disc of a seat's colour, before its name. */
 function seatSwatch(colour) {
   const swatch = element("span", { class: "swatch", "aria-hidden": "true" });
@@ -109,6 +117,7 @@ export class RoomView {
     this.seatsButton = button("Change who plays", () => this.toggleSeats(), { class: "quiet", id: "change-seats", "aria-expanded": "false", "aria-controls": "seats" });
     this.share = element("div", { class: "share", id: "share" });
     this.thinking = element("p", { class: "thinking", id: "thinking" });
+    this.boardHelp = element("p", { class: "board-help", id: "board-help" });
     this.movesList = element("ol", { class: "log moves", "aria-label": "Moves" });
     this.log = element("ul", { class: "log talk", "aria-label": "Chat and news" });
     this.fillLevel = element("select", { "aria-label": "Level for the open seats", "data-key": "fill-level", class: "fill-level" });
@@ -142,7 +151,7 @@ export class RoomView {
         "section",
         { class: "room" },
         head,
-        element("div", { class: "play" }, this.caption, this.boardBox, this.thinking),
+        element("div", { class: "play" }, this.caption, this.boardBox, this.thinking, this.boardHelp),
         element("div", { class: "side" }, this.over.element, seats, this.share, this.controls.element, chat, footer),
       ),
     );
@@ -228,7 +237,7 @@ export class RoomView {
     if (this.view && !this.left) this.render();
   }
 
-  /** R key and button: step through this room's game. */
+  /** Step through this room's game, in place of the room. */
   replay() {
     this.navigate(`/r/${this.ref}${REPLAY_HASH}`);
   }
@@ -867,7 +876,7 @@ export class RoomView {
     this.navigate("/");
   }
 
-  /** J: how friends come in: the room's link, the terminal's command, the seats still open. */
+  /** How friends come in: the room's link, the terminal's command, the seats still open. */
   async invite() {
     const host = sharedHost(this.connection.welcome);
     const url = `${window.location.protocol}//${host}/r/${this.ref}`;
@@ -1081,6 +1090,7 @@ export class RoomView {
     this.soundButton.setAttribute("aria-pressed", String(soundOn()));
     this.root.querySelector("[data-action=give-up]").hidden = this.yours().length === 0;
     this.movesCount.textContent = view.moves.length ? `(${view.moves.length})` : "";
+    this.boardHelp.textContent = this.playing().length ? boardHelp(view.game) : "";
   }
 
   /** The levels Fill offers, the game's default chosen first. */
