@@ -1016,7 +1016,10 @@ export class RoomView {
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const text = input.value.trim();
-      if (!text) return;
+      if (!text) {
+        this.typing.leave();
+        return;
+      }
       if (await this.chat(text)) {
         input.value = "";
         this.typing.leave();

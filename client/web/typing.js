@@ -63,15 +63,14 @@ export class TypingToChat {
     event.stopPropagation();
     const input = this.input;
     if (input.maxLength > 0 && input.value.length >= input.maxLength) return;
-    const focused = document.activeElement === input;
-    if (!focused && !document.querySelector("dialog[open]")) {
+    if (!document.querySelector("dialog[open]")) {
       const from = event.target;
       this.cameFrom = from instanceof HTMLElement && this.board.contains(from) ? from : null;
       input.focus();
     }
-    const at = document.activeElement === input && focused ? input.selectionStart ?? input.value.length : input.value.length;
-    const to = document.activeElement === input && focused ? input.selectionEnd ?? at : at;
-    input.setRangeText(char, at, to, "end");
+    // What was typed before goes on at the end of what the box holds.
+    const end = input.value.length;
+    input.setRangeText(char, end, end, "end");
     input.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
