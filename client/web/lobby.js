@@ -180,10 +180,11 @@ export class LobbyView {
     const listed = new Set(playing.flatMap((entry) => [entry.room, entry.ref]));
     if (rooms) {
       const found = await this.roomsOfTokens();
-      await this.readDetails(playing);
       if (this.left) return;
       this.tokenRooms = found;
     }
+    await this.readDetails(playing);
+    if (this.left) return;
     const others = this.tokenRooms.filter(({ ref, room }) => !listed.has(ref) && !listed.has(room.room));
     const shown = (room) => room && [room.status, room.state?.to_move, room.seats, room.created_at];
     const key = JSON.stringify([

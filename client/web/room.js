@@ -105,7 +105,7 @@ export class RoomView {
 
   show() {
     this.heading = element("h1", {}, "Room");
-    this.turn = element("p", { class: "turn", id: "turn", "aria-live": "polite" });
+    this.turn = element("p", { class: "turn", id: "turn" });
     this.ratedLine = element("p", { class: "rated-line", id: "rated", hidden: true });
     this.notice = element("p", { class: "notice", id: "notice" });
     this.caption = element("p", { class: "board-caption", id: "board-caption", hidden: true });

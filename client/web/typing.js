@@ -53,19 +53,22 @@ export class TypingToChat {
   }
 
   /** Seen before anything else on the page: a character typed outside a text field goes to
-   * the chat box, and no button, menu, board or dialog under the focus sees it. A dialog
-   * open over the room keeps it too, for the chat box once the dialog is closed. */
+   * the chat box, and no button, menu, board or dialog under the focus sees it (but a list
+   * in a dialog). A dialog open over the room keeps the focus, and the chat box what is
+   * typed, for once the dialog is closed. */
   key(event) {
     if (!this.active()) return;
     const char = typedCharacter(event);
-    if (char === null || inTextField(event.target)) return;
+    const target = event.target;
+    if (char === null || inTextField(target)) return;
+    // A list in a dialog finds its entries by their first letters; the dialog's button acts.
+    if (target instanceof HTMLSelectElement && target.closest("dialog")) return;
     event.preventDefault();
     event.stopPropagation();
     const input = this.input;
     if (input.maxLength > 0 && input.value.length >= input.maxLength) return;
     if (!document.querySelector("dialog[open]")) {
-      const from = event.target;
-      this.cameFrom = from instanceof HTMLElement && this.board.contains(from) ? from : null;
+      this.cameFrom = target instanceof HTMLElement && this.board.contains(target) ? target : null;
       input.focus();
     }
     // What was typed before goes on at the end of what the box holds.
