@@ -128,7 +128,11 @@ export class RoomView {
     );
     this.soundButton = button("Sound", () => this.toggleSound(), { "data-action": "sound", "aria-pressed": String(soundOn()), class: "quiet-toggle", title: "A sound on your turn and on a refused move" });
     const chat = this.chatBox();
-    this.typing = new TypingToChat(this.chatInput, { active: () => Boolean(this.view) && !this.replayView, board: this.boardBox });
+    this.typing = new TypingToChat(this.chatInput, {
+      active: () => Boolean(this.view) && !this.replayView,
+      board: this.boardBox,
+      reveal: () => this.showTab("chat-tab"),
+    });
     const head = element("header", { class: "room-head" }, element("div", { class: "title-line" }, this.heading, this.ratedLine), this.turn, this.notice, this.error);
     const seats = element(
       "section",

@@ -29,11 +29,12 @@ export function typedCharacter(event) {
 /** Sends every character typed outside a text field to a chat box, while `active()`. */
 export class TypingToChat {
   /** `input` the chat box; `board` the element whose focus Enter and Escape give back after
-   * typing began there. */
-  constructor(input, { active, board }) {
+   * typing began there; `reveal()` shows the chat box where something else was shown. */
+  constructor(input, { active, board, reveal = () => {} }) {
     this.input = input;
     this.active = active;
     this.board = board;
+    this.reveal = reveal;
     this.cameFrom = null;
     this.onKey = (event) => this.key(event);
     input.addEventListener("keydown", (event) => {
@@ -67,6 +68,7 @@ export class TypingToChat {
     event.stopPropagation();
     const input = this.input;
     if (input.maxLength > 0 && input.value.length >= input.maxLength) return;
+    this.reveal();
     if (!document.querySelector("dialog[open]")) {
       this.cameFrom = target instanceof HTMLElement && this.board.contains(target) ? target : null;
       input.focus();

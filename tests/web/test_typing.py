@@ -111,11 +111,16 @@ def test_sentences_typed_anywhere_in_a_rated_game_are_chat(open_player: Any) -> 
     page.keyboard.press("Escape")
     assert ann.view["seats"][0]["holder"]["kind"] == "human"
 
-    # Shift, Alt (Option types letters on a Mac) and a space: all text, none a command.
+    # Shift, Alt (Option types letters on a Mac) and a space: all text, none a command;
+    # typed with the move list shown, the chat comes back to show it.
+    page.click("#moves-tab")
+    assert page.locator("#chat").is_hidden()
     page.locator("#board canvas").focus()
     for key in ["Alt+b", "Shift+S", "Shift+Q", " ", "Shift+U"]:
         page.keyboard.press(key)
     assert page.input_value("#chat") == "computer, pleasebSQ U"
+    assert page.locator("#chat").is_visible()
+    assert page.get_attribute("#chat-tab", "aria-selected") == "true"
     page.keyboard.press("Enter")
     said(bob, "Ann (Black): computer, pleasebSQ U")
     still_playing(ann, link)
