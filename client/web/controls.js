@@ -76,7 +76,7 @@ export class RoomControls {
       );
       this.groups[group.name] = box;
     }
-    this.element = element("div", { class: "controls", id: "controls", role: "toolbar", "aria-label": "Room commands" }, ...TOOLBAR.map((name) => this.groups[name]));
+    this.element = element("section", { class: "controls", id: "controls", "aria-label": "Commands" }, ...TOOLBAR.map((name) => this.groups[name]));
     this.setup = this.groups.setup;
   }
 
@@ -105,11 +105,5 @@ export class RoomControls {
       const reasons = [...new Set(shown.map((action) => states[action]?.reason).filter(Boolean))];
       this.notes[group.name].textContent = reasons.join(" ");
     }
-  }
-
-  /** Whether a command's button is shown and works now. */
-  usable(action) {
-    const node = this.buttons[action];
-    return Boolean(node) && !node.hidden && node.getAttribute("aria-disabled") !== "true";
   }
 }

@@ -5,6 +5,7 @@
  * place (as Tribolo did), once. */
 
 import { button, element, rebuild } from "./dom.js";
+import { inTextField } from "./typing.js";
 
 /** The finished games whose initials were kept or skipped in this tab: never asked again. */
 const ANSWERED = new Set();
@@ -55,7 +56,8 @@ export class GameOver {
     // One form for as long as it is asked: the card drawn again keeps what is typed.
     this.initials.form = this.initialsForm();
     this.show(this.room.view);
-    this.element.querySelector("#initials")?.focus({ preventScroll: true });
+    // Someone typing a message as the game ended goes on typing it.
+    if (!inTextField(document.activeElement)) this.element.querySelector("#initials")?.focus({ preventScroll: true });
   }
 
   initialsForm() {
