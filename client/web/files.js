@@ -4,7 +4,7 @@
 import { openDialog, table } from "./dialogs.js";
 import { element } from "./dom.js";
 import { ratingText } from "./players.js";
-import { title } from "./words.js";
+import { count, title } from "./words.js";
 
 const MOST_FILE_CHARS = 60000;
 
@@ -53,7 +53,7 @@ export class RoomFiles {
     const list = element("select", { id: "load-name", size: Math.min(saves.length, 8) },
       ...saves.map((save, i) =>
         element("option", { value: save.name, selected: i === 0 },
-          `${save.name} · ${save.moves} moves · ${save.saved_by} · ${new Date(save.saved_at * 1000).toLocaleString()}`)));
+          `${save.name} · ${count(save.moves, "move")} · ${save.saved_by} · ${new Date(save.saved_at * 1000).toLocaleString()}`)));
     const { result } = openDialog(
       "Load a saved game",
       [element("label", { for: "load-name" }, "Saved games"), list],
@@ -113,11 +113,11 @@ export class RoomFiles {
     }
     const counts = (line) => [line.wins, line.losses, line.ties, line.games, `${line.win_percent}%`];
     const best = card.best
-      ? `Best score: ${card.best.score} by ${card.best.name} (${card.best.initials}).`
+      ? `Best score: ${card.best.score} by ${card.best.name}${card.best.initials ? ` (${card.best.initials})` : ""}.`
       : "No best score yet.";
     const where = card.preset ? ` on the ${card.preset} board` : " on every board";
     const body = [
-      element("p", {}, `${card.games} games finished${where}${card.stood_in ? `, ${card.stood_in} with a stand-in` : ""}.`),
+      element("p", {}, `${count(card.games, "game")} finished${where}${card.stood_in ? `, ${card.stood_in} with a stand-in` : ""}.`),
       table(["Colour", "Won", "Lost", "Tied", "Games", "Won %"], card.colours.map((l) => [title(l.colour), ...counts(l)]), { class: "card" }),
       this.playersTable(card.players, counts),
       element("p", {}, best),

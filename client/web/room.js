@@ -1,20 +1,25 @@
-/** A room (`/r/CODE`): the board, the seats with their ratings, whose turn it is, whether the
- * game is rated, the hints and the thinking, the room's actions (undo, new game, save, load,
- * files, score card, replay), chat and the move list; at the end, the rating changes. Every
- * key of the terminal client does the same here (`?` lists them). `/r/CODE#replay` steps
- * through the room's game so far in place of the room, which goes on meanwhile. */
+/** A room (`/r/CODE`): the board with whose turn it is, the seats with their scores and
+ * ratings, whether the game is rated, the room's commands as grouped buttons (controls.js),
+ * the hints and the thinking, chat and the move list; at the end, the result and rating
+ * changes beside the board (gameover.js). Typing anywhere is chat, never a command
+ * (typing.js). `/r/CODE#replay` steps through the room's game so far in place of the room,
+ * which goes on meanwhile. */
 
 import { BoardView, SEAT_COLOURS } from "./boards/view.js";
 import { ConnectionLost } from "./connection.js";
+import { RoomControls } from "./controls.js";
 import { callCoin, callsCoin, openDialog } from "./dialogs.js";
 import { announce, button, copyButton, element, rebuild } from "./dom.js";
 import { presetOf, RoomFiles } from "./files.js";
+import { GameOver } from "./gameover.js";
 import { changeText, ratingText, ratingTitle, seatRating } from "./players.js";
 import { ReplayView } from "./replay.js";
 import * as sound from "./sound.js";
 import { forgetSeat, soundOn, storedSeat, storeSeat, storeSound } from "./storage.js";
+import { TypingToChat } from "./typing.js";
 import {
   coinText,
+  count,
   defaultLevel,
   describeHolder,
   holderText,
@@ -42,31 +47,14 @@ const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
 const PICKED_MOVES = new Set(["oubliette"]);
 const NOT_STARTED = "The game has not started yet.";
 const REPLAY_HASH = "#replay";
-/**
- * The room's keys, the terminal client's: the button each presses (`action`, where the
- * toolbar has one), what it does, and who may use it: `seat` a person seated here, `load` one
- * seated or the host (as the server allows them), else anyone in the room. `others` is what
- * the key says to anyone else.
- */
-export const ROOM_KEYS = Object.freeze([
-  { key: "p", action: "possible", label: "Possible", does: "mark every move you can make", who: "seat", others: "Only players can ask for hints." },
-  { key: "b", action: "best", label: "Best", does: "mark the original game's best move", who: "seat", others: "Only players can ask for hints." },
-  { key: "s", action: "suggest", label: "Suggest", does: "the strongest computer level's choice", who: "seat", others: "Only players can ask for a suggestion." },
-  { key: "t", action: "thinking", label: "Show thinking", does: "show or hide what the computer is thinking" },
-  { key: "u", action: "undo", label: "Undo", does: "take back your last move (other players are asked)", who: "seat", others: "Only players can take back their moves." },
-  { key: "n", action: "new-game", label: "New game", does: "play again with the same seats (other players are asked)", who: "seat", others: "Only players can start a new game." },
-  { key: "v", action: "save", label: "Save", does: "keep the game on the server under a name" },
-  { key: "l", action: "load", label: "Load", does: "play a saved game instead, before anyone has moved", who: "load", others: "Only players and the host can load a game." },
-  { key: "e", action: "export", label: "Export", does: "the game as a file to download" },
-  { key: "i", action: "import", label: "Import", does: "play a game file instead, before anyone has moved", who: "load", others: "Only players and the host can import a game." },
-  { key: "c", action: "score-card", label: "Score card", does: "wins, losses and the best score on this board" },
-  { key: "a", action: "replay", label: "Replay", does: "step through the game move by move, with who was winning" },
-  { key: "r", action: "rules", label: "Rules", does: "how to play this game, in a new tab" },
-  { key: "m", action: "sound", label: "Sound", does: "sound on or off" },
-  { key: "j", action: "invite", label: "Invite", does: "the link friends join by" },
-  { key: "q", action: "leave", label: "Leave", does: "leave the room (a seat of yours stays yours)" },
-  { key: "?", action: "keys", label: "Keys", does: "this list of keys" },
-]);
+
+/** How to play a square without the mouse, for the line under the board. */
+function boardHelp(game) {
+  if (PICKED_MOVES.has(game)) {
+    return "Click the pieces of the line, then the cell the last one moves to (Esc drops them); or the arrow keys and Enter on the board.";
+  }
+  return "Click a square to play it, or move over the board with the arrow keys and press Enter.";
+}
 
 /** A disc of a seat's colour, before its name. */
 function seatSwatch(colour) {
@@ -92,13 +80,17 @@ export class RoomView {
     this.played = [];
     this.playedFor = null;
     this.historyAsked = null;
-    /** The position the hints shown belong to, and whether the line under the actions
-     * shows a hint (or a suggestion) rather than the computer's thinking. */
+    /** The position the hints shown belong to, and whether the line under the board shows
+     * a hint (or a suggestion) rather than the computer's thinking. */
     this.hintsFor = null;
     this.hintShown = false;
     /** A waiting room's board, as `see` deals it: {key, seen}. */
     this.waitingBoard = null;
+    /** Whether the seats show who may change hands: null follows the room (open while it
+     * waits), else the person's choice. */
+    this.changingSeats = null;
     this.files = new RoomFiles(this);
+    this.over = new GameOver(this);
     this.onMessage = (event) => this.receive(event.detail);
     this.onReconnect = () => {
       this.proposalId = null;
@@ -106,12 +98,7 @@ export class RoomView {
       this.say("");
       this.enter();
     };
-    this.onKey = (event) => this.shortcut(event);
-    // Whether a dialog was open as a key went down, before any handler closed it: a key
-    // that closes a dialog does nothing more.
-    this.onKeyFirst = () => {
-      this.dialogAtKey = Boolean(document.querySelector("dialog[open]"));
-    };
+    this.onArrow = (event) => this.arrow(event);
   }
 
   // The page.
@@ -120,7 +107,6 @@ export class RoomView {
     this.heading = element("h1", {}, "Room");
     this.turn = element("p", { class: "turn", id: "turn" });
     this.ratedLine = element("p", { class: "rated-line", id: "rated", hidden: true });
-    this.overBox = element("div", { class: "game-over", id: "game-over", hidden: true });
     this.notice = element("p", { class: "notice", id: "notice" });
     this.caption = element("p", { class: "board-caption", id: "board-caption", hidden: true });
     this.rulesLink = element("a", { id: "rules-link", target: "_blank", rel: "noopener" });
@@ -128,42 +114,60 @@ export class RoomView {
     this.boardBox = element("div", { class: "board", id: "board" });
     this.board = new BoardView(this.boardBox, { onMove: (move) => this.play(move) });
     this.seatsList = element("ul", { class: "seats", id: "seats" });
-    this.hostBox = element("div", { class: "host-controls" });
-    this.share = element("div", { class: "share" });
+    this.seatsButton = button("Change who plays", () => this.toggleSeats(), { class: "quiet", id: "change-seats", "aria-expanded": "false", "aria-controls": "seats" });
+    this.share = element("div", { class: "share", id: "share" });
     this.thinking = element("p", { class: "thinking", id: "thinking" });
+    this.boardHelp = element("p", { class: "board-help", id: "board-help" });
     this.movesList = element("ol", { class: "log moves", "aria-label": "Moves" });
     this.log = element("ul", { class: "log talk", "aria-label": "Chat and news" });
-    this.actions = this.buildActions();
-    for (const control of this.actions.querySelectorAll("button")) {
-      control.disabled = control.dataset.action !== "sound";
-    }
+    this.fillLevel = element("select", { "aria-label": "Level for the open seats", "data-key": "fill-level", class: "fill-level" });
+    this.controls = new RoomControls(
+      (action, pressed) => this.command(action, pressed),
+      (reason) => this.say(reason),
+      { beside: { fill: [this.fillLevel] } },
+    );
+    this.soundButton = button("Sound", () => this.toggleSound(), { "data-action": "sound", "aria-pressed": String(soundOn()), class: "quiet-toggle", title: "A sound on your turn and on a refused move" });
+    const chat = this.chatBox();
+    this.typing = new TypingToChat(this.chatInput, {
+      active: () => Boolean(this.view) && !this.replayView,
+      board: this.boardBox,
+      reveal: () => this.showTab("chat-tab"),
+    });
+    const head = element("header", { class: "room-head" }, element("div", { class: "title-line" }, this.heading, this.ratedLine), this.turn, this.notice, this.error);
+    const seats = element(
+      "section",
+      { class: "seats-box", "aria-labelledby": "seats-heading" },
+      element("div", { class: "box-head" }, element("h2", { id: "seats-heading" }, "Players"), this.seatsButton),
+      this.seatsList,
+      this.controls.setup,
+    );
+    const footer = element(
+      "div",
+      { class: "room-footer" },
+      button("Invite friends", () => this.invite(), { "data-action": "invite" }),
+      this.soundButton,
+      this.rulesLink,
+      button("Give up my seat", () => this.giveUp(), { "data-action": "give-up", class: "quiet", title: "Leave the room for good: your seat goes to the computer or opens" }),
+      this.lobbyLink(),
+    );
     this.root.replaceChildren(
       element(
         "section",
         { class: "room" },
-        element("div", { class: "play" }, this.heading, this.turn, this.ratedLine, this.notice, this.caption, this.boardBox, this.overBox, this.error),
-        element(
-          "aside",
-          { class: "side" },
-          this.seatsList,
-          this.hostBox,
-          this.actions,
-          this.thinking,
-          this.share,
-          element("h2", {}, "Moves"),
-          this.movesList,
-          element("h2", {}, "Chat"),
-          this.log,
-          this.chatForm(),
-          element("p", {}, this.rulesLink),
-          element("p", {}, this.lobbyLink()),
-        ),
+        head,
+        element("div", { class: "play" }, this.caption, this.boardBox, this.thinking, this.boardHelp),
+        element("div", { class: "side" }, this.over.element, seats, this.share, this.controls.element, chat, footer),
       ),
     );
+    // The newest news stays in view as the log's box grows or shrinks beside the board.
+    this.logSizes = new ResizeObserver(() => {
+      this.log.scrollTop = this.log.scrollHeight;
+    });
+    this.logSizes.observe(this.log);
     this.connection.addEventListener("message", this.onMessage);
     this.connection.addEventListener("reconnected", this.onReconnect);
-    document.addEventListener("keydown", this.onKeyFirst, true);
-    document.addEventListener("keydown", this.onKey);
+    this.typing.install();
+    document.addEventListener("keydown", this.onArrow);
     this.enter();
   }
 
@@ -173,11 +177,20 @@ export class RoomView {
     if (this.view) this.connection.request({ type: "leave", room: this.ref }).catch(() => {});
     this.connection.removeEventListener("message", this.onMessage);
     this.connection.removeEventListener("reconnected", this.onReconnect);
-    document.removeEventListener("keydown", this.onKeyFirst, true);
-    document.removeEventListener("keydown", this.onKey);
+    this.typing?.remove();
+    this.logSizes?.disconnect();
+    document.removeEventListener("keydown", this.onArrow);
     this.board.destroy();
     this.proposalDialog?.close();
     this.closeReplay();
+  }
+
+  /** An arrow with nothing focused goes to the board, which takes the focus. */
+  arrow(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || !this.view || this.replayView) return;
+    if (!ARROWS.has(event.key) || document.querySelector("dialog[open]")) return;
+    const target = event.target;
+    if (target === document.body || target === document.documentElement) this.board.press(event);
   }
 
   // The replay of the room's game, in place of the room.
@@ -228,7 +241,7 @@ export class RoomView {
     if (this.view && !this.left) this.render();
   }
 
-  /** R key and button: step through this room's game. */
+  /** Step through this room's game, in place of the room. */
   replay() {
     this.navigate(`/r/${this.ref}${REPLAY_HASH}`);
   }
@@ -387,7 +400,7 @@ export class RoomView {
     this.retellMoves(this.view);
     this.notice.textContent = (update.passed ?? []).map(passText).join(" ");
     for (const colour of update.passed ?? []) this.addLog(passText(colour), "note");
-    announce(moveText(update));
+    announce(moveText(update, this.view.seats));
     this.board.show(update.state);
     this.afterChange(wasMyTurn);
     if (update.state.over) {
@@ -396,7 +409,7 @@ export class RoomView {
   }
 
   /** If a person at this page just made the best score on this board's card, ask their
-   * initials for it, as Tribolo did. */
+   * initials for it, as Tribolo did: beside the board, once a game. */
   async askInitials() {
     const scores = this.view.state?.scores ?? {};
     const changed = new Set((this.view.seat_changes ?? []).map((change) => change.seat));
@@ -413,22 +426,8 @@ export class RoomView {
       return !changed.has(c) && name === best.name && scores[c] === best.score;
     });
     if (!colour) return;
-    const input = element("input", { id: "initials", maxlength: 3, autocomplete: "off", pattern: "[A-Za-z0-9]{1,3}", required: true });
-    const { result } = openDialog(
-      "A new best score!",
-      [element("p", {}, `${best.name}: ${best.score} is the best score yet on this board. Your initials?`), input],
-      [
-        { label: "Keep them", value: "keep", primary: true },
-        { label: "Skip", value: "skip" },
-      ],
-    );
-    if ((await result) !== "keep" || !input.value.trim()) return;
-    try {
-      await this.request({ type: "initials", room: this.ref, seat: colour, initials: input.value.trim() });
-      this.addLog(`Kept on the score card: ${input.value.trim().toUpperCase()}.`, "note");
-    } catch (error) {
-      this.refuse(error);
-    }
+    const game = JSON.stringify([this.view.room, this.view.board, this.view.position, this.view.moves]);
+    this.over.ask(game, best, colour);
   }
 
   async refetch() {
@@ -443,6 +442,7 @@ export class RoomView {
   setView(view, { animate = true } = {}) {
     const wasMyTurn = this.myTurn();
     const first = this.view === null;
+    const begun = this.view?.status === "waiting" && view.status === "playing";
     if (view.coin && JSON.stringify(view.coin) !== JSON.stringify(this.view?.coin ?? null)) {
       const words = coinText(view.coin);
       this.addLog(words, "note");
@@ -461,6 +461,8 @@ export class RoomView {
       this.showWaitingBoard(view);
     }
     this.afterChange(wasMyTurn || first);
+    // The game began while the page was scrolled down to its seats: back to the board.
+    if (begun && this.boardBox.getBoundingClientRect().top < 0) window.scrollTo({ top: 0 });
   }
 
   /** Before the start the room has no position yet: show the board it deals, as the lobby's
@@ -878,25 +880,7 @@ export class RoomView {
     this.navigate("/");
   }
 
-  /** Q: leave for the lobby, once the person says so; a seat stays theirs to come back to
-   * (or is given up, if they choose that). */
-  async leave() {
-    const yours = this.yours().length > 0;
-    let words = "You go back to the lobby; the room's link brings you back to watch.";
-    if (yours) words = "Your seat stays yours while you are away: come back by this room's link, or from Your rooms in the lobby.";
-    else if (this.host) words = "You stay the host: come back by this room's link, or from Your rooms in the lobby.";
-    const choices = [{ label: "Leave", value: "leave", primary: true }];
-    if (yours) choices.push({ label: "Give up my seat", value: "give-up" });
-    choices.push({ label: "Stay", value: "stay" });
-    const heading = yours || this.host ? "Leave the room?" : "Stop watching?";
-    const { dialog, result } = openDialog(heading, [element("p", {}, words)], choices);
-    dialog.id = "leave-dialog";
-    const chosen = await result;
-    if (chosen === "leave") this.navigate("/");
-    else if (chosen === "give-up") await this.giveUpNow();
-  }
-
-  /** J: how friends come in: the room's link, the terminal's command, the seats still open. */
+  /** How friends come in: the room's link, the terminal's command, the seats still open. */
   async invite() {
     const host = sharedHost(this.connection.welcome);
     const url = `${window.location.protocol}//${host}/r/${this.ref}`;
@@ -926,54 +910,6 @@ export class RoomView {
       [{ label: "Close", value: "close", primary: true }],
     );
     dialog.id = "invite-dialog";
-    await result;
-  }
-
-  /** R: the game's rules page, in a tab of its own. */
-  openRules() {
-    window.open(`/rules/${this.view.game}`, "_blank", "noopener");
-  }
-
-  /** Whether this person may use a key at all: `seat` keys are for people seated here,
-   * `load` keys for them and the host. */
-  mayUse(entry) {
-    const seated = this.playing().length > 0;
-    if (entry.who === "seat") return seated;
-    if (entry.who === "load") return seated || this.host;
-    return true;
-  }
-
-  /** ?: every key this person may use, and the board's. Escape or ? closes it. */
-  async showKeys() {
-    const row = (keys, does) => element("tr", {}, element("th", { scope: "row" }, ...keys.flatMap((key, i) => (i ? [" ", element("kbd", {}, key)] : [element("kbd", {}, key)]))), element("td", {}, does));
-    const rows = ROOM_KEYS.filter((entry) => this.mayUse(entry)).map((entry) =>
-      row([entry.key === "?" ? "?" : entry.key.toUpperCase()], `${entry.label}: ${entry.does}`),
-    );
-    const seated = this.playing().length > 0;
-    const picks = PICKED_MOVES.has(this.view.game);
-    const board = [row(["←", "↑", "→", "↓"], "move the cursor over the board (it says what is on each square)")];
-    if (seated) {
-      board.push(
-        row(["Enter", "Space"], picks ? "pick the piece under the cursor, then the cell the line moves to" : "play the square under the cursor"),
-        row(["Click"], picks ? "the same with the mouse: the pieces of the line, then where it goes" : "play a square with the mouse (or a tap)"),
-      );
-      if (picks) board.push(row(["Esc"], "drop the pieces picked"));
-    }
-    const table = (caption, body) => element("table", { class: "keys" }, element("caption", {}, caption), element("tbody", {}, ...body));
-    const typing = "Keys work whenever you are not typing in a text box (Esc leaves the chat box).";
-    const note = seated ? typing : `You are watching: the keys for players are left out. ${typing}`;
-    const { dialog, result } = openDialog(
-      "Keys",
-      [element("p", {}, note), table("The room", rows), table("The board", board)],
-      [{ label: "Close", value: "close", primary: true }],
-    );
-    dialog.id = "keys-dialog";
-    dialog.addEventListener("keydown", (event) => {
-      if (event.key === "?") {
-        event.preventDefault();
-        dialog.close();
-      }
-    });
     await result;
   }
 
@@ -1009,61 +945,6 @@ export class RoomView {
     }
   }
 
-  /** A key pressed anywhere but in a text field or a dialog: the terminal client's keys,
-   * either case; an arrow with nothing focused goes to the board. */
-  shortcut(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || !this.view || this.replayView) return;
-    const target = event.target;
-    if (this.dialogAtKey || document.querySelector("dialog[open]")) return;
-    // A dialog just closed may keep the focus a moment: its fields are no text box to type in.
-    const typing = target instanceof HTMLElement && !target.closest("dialog") && target.closest("input, textarea, select, [contenteditable]");
-    if (typing) return;
-    if (ARROWS.has(event.key) && (target === document.body || target === document.documentElement)) {
-      this.board.press(event);
-      return;
-    }
-    const entry = ROOM_KEYS.find((each) => each.key === event.key.toLowerCase());
-    if (!entry) return;
-    event.preventDefault();
-    if (!event.repeat) this.useKey(entry);
-  }
-
-  /** Do what a key does, or say why not. */
-  useKey(entry) {
-    if (!this.mayUse(entry)) {
-      this.say(entry.others);
-      return;
-    }
-    const control = this.actions.querySelector(`[data-action="${entry.action}"]`);
-    if (control) {
-      if (control.disabled) this.say(this.notNow(entry.action));
-      else control.click();
-      return;
-    }
-    const run = { rules: () => this.openRules(), invite: () => this.invite(), leave: () => this.leave() }[entry.action];
-    run?.();
-  }
-
-  /** Why a key's button is off just now, for a person who may use it at other times. */
-  notNow(action) {
-    const status = this.view.status;
-    const over = "The game is over: N starts a new one.";
-    if (status === "waiting") return NOT_STARTED;
-    switch (action) {
-      case "possible":
-      case "best":
-      case "suggest":
-        return status === "finished" ? over : "Hints are for your own turn: wait for your move.";
-      case "undo":
-        return over;
-      case "load":
-      case "import":
-        return status === "finished" ? over : "A game is loaded at the start of a game, before anyone has moved.";
-      default:
-        return "Not just now.";
-    }
-  }
-
   request(message) {
     return this.connection.request(message);
   }
@@ -1094,57 +975,99 @@ export class RoomView {
 
   // Drawing the parts around the board.
 
-  buildActions() {
-    const thinking = button("Show thinking", () => this.toggleThinking(thinking), {
-      "data-action": "thinking",
-      "aria-pressed": "false",
-    });
-    const soundButton = button("Sound", () => {
-      storeSound(!soundOn());
-      soundButton.setAttribute("aria-pressed", String(soundOn()));
-    }, { "data-action": "sound", "aria-pressed": String(soundOn()) });
-    const controls = element(
-      "div",
-      { class: "actions", role: "toolbar", "aria-label": "Room actions" },
-      button("Possible", () => this.hint("possible"), { "data-action": "possible" }),
-      button("Best", () => this.hint("best"), { "data-action": "best" }),
-      button("Suggest", () => this.suggest(), { "data-action": "suggest" }),
-      thinking,
-      button("Undo", () => this.undo(), { "data-action": "undo" }),
-      button("New game", () => this.newGame(), { "data-action": "new-game" }),
-      button("Save", () => this.files.save(), { "data-action": "save" }),
-      button("Load", () => this.files.load(), { "data-action": "load" }),
-      button("Export", () => this.files.exportGame(), { "data-action": "export" }),
-      button("Import", () => this.files.importGame(), { "data-action": "import" }),
-      button("Score card", () => this.files.scoreCard(), { "data-action": "score-card" }),
-      button("Replay", () => this.replay(), { "data-action": "replay" }),
-      button("Give up my seat", () => this.giveUp(), { "data-action": "give-up", title: "leave the room for good" }),
-      soundButton,
-      button("Keys ?", () => this.showKeys(), { "data-action": "keys" }),
-    );
-    for (const entry of ROOM_KEYS) {
-      const control = controls.querySelector(`[data-action="${entry.action}"]`);
-      if (!control) continue;
-      const key = entry.key === "?" ? "?" : entry.key.toUpperCase();
-      control.title = `${key}: ${entry.does}`;
-      control.setAttribute("aria-keyshortcuts", entry.key === "?" ? "Shift+?" : key);
-    }
-    return controls;
+  /** What each command's button does. */
+  command(action, pressed) {
+    const run = {
+      possible: () => this.hint("possible"),
+      best: () => this.hint("best"),
+      suggest: () => this.suggest(),
+      thinking: () => this.toggleThinking(pressed),
+      start: () => this.start(),
+      fill: () => this.hostAction({ type: "fill_bots", level: this.fillLevel.value }),
+      undo: () => this.undo(),
+      "new-game": () => this.newGame(),
+      "score-card": () => this.files.scoreCard(),
+      replay: () => this.replay(),
+      save: () => this.files.save(),
+      load: () => this.files.load(),
+      export: () => this.files.exportGame(),
+      import: () => this.files.importGame(),
+    }[action];
+    run?.();
   }
 
-  chatForm() {
-    const input = element("input", { id: "chat", maxlength: 300, autocomplete: "off", "aria-label": "Chat" });
+  toggleSound() {
+    storeSound(!soundOn());
+    this.soundButton.setAttribute("aria-pressed", String(soundOn()));
+  }
+
+  /** Show or hide who may change each seat's holder. */
+  toggleSeats() {
+    this.changingSeats = !this.seatsOpen();
+    this.render();
+  }
+
+  /** Whether the seats show their holder menus: while the room waits, unless closed. */
+  seatsOpen() {
+    return this.changingSeats ?? this.view?.status === "waiting";
+  }
+
+  /** The chat: the news and what people said, the box everything typed goes to, and how. */
+  chatBox() {
+    const input = element("input", { id: "chat", maxlength: 300, autocomplete: "off", "aria-label": "Chat", placeholder: "Type to chat", enterkeyhint: "send" });
+    this.chatInput = input;
     const form = element("form", { class: "chat-form" }, input, element("button", { type: "submit" }, "Say"));
-    // Escape leaves the chat box, so that the room's keys work again.
-    input.addEventListener("keydown", (event) => {
-      if (event.key === "Escape") input.blur();
-    });
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const text = input.value.trim();
-      if (text && (await this.chat(text))) input.value = "";
+      if (!text) {
+        this.typing.leave();
+        return;
+      }
+      if (await this.chat(text)) {
+        input.value = "";
+        this.typing.leave();
+      }
     });
-    return form;
+    const tabs = [
+      { id: "chat-tab", panel: "chat-panel", label: "Chat" },
+      { id: "moves-tab", panel: "moves-panel", label: "Moves" },
+    ];
+    const tabButtons = tabs.map((tab, i) => {
+      const node = element("button", { type: "button", role: "tab", id: tab.id, "aria-controls": tab.panel, "aria-selected": String(i === 0), tabindex: i === 0 ? "0" : "-1" }, tab.label);
+      node.addEventListener("click", () => this.showTab(tab.id));
+      return node;
+    });
+    this.tabs = tabButtons;
+    const list = element("div", { class: "tab-list", role: "tablist", "aria-label": "Chat and moves" }, ...tabButtons);
+    list.addEventListener("keydown", (event) => {
+      if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+      event.preventDefault();
+      const next = tabButtons.find((tab) => tab.getAttribute("aria-selected") !== "true");
+      this.showTab(next.id);
+      next.focus();
+    });
+    this.movesCount = element("span", { class: "count" });
+    tabButtons[1].append(" ", this.movesCount);
+    return element(
+      "section",
+      { class: "talk-box", "aria-label": "Chat and moves" },
+      list,
+      element("div", { role: "tabpanel", id: "chat-panel", "aria-labelledby": "chat-tab", class: "tab-panel" }, this.log, form, element("p", { class: "chat-hint" }, "Typing anywhere goes here: Enter sends, Esc leaves.")),
+      element("div", { role: "tabpanel", id: "moves-panel", "aria-labelledby": "moves-tab", class: "tab-panel", hidden: true }, this.movesList),
+    );
+  }
+
+  /** Show the chat or the moves. */
+  showTab(id) {
+    for (const tab of this.tabs) {
+      const chosen = tab.id === id;
+      tab.setAttribute("aria-selected", String(chosen));
+      tab.tabIndex = chosen ? 0 : -1;
+      document.getElementById(tab.getAttribute("aria-controls")).hidden = !chosen;
+    }
+    if (id === "moves-tab") this.movesList.scrollTop = this.movesList.scrollHeight;
+    else this.log.scrollTop = this.log.scrollHeight;
   }
 
   render() {
@@ -1155,39 +1078,66 @@ export class RoomView {
     this.rulesLink.textContent = `How to play ${gameTitle}`;
     document.title = `${this.myTurn() ? "Your move · " : ""}${gameTitle} · Parlour`;
     this.turn.textContent = turnText({ ...view, playing: this.playing() }, this.host);
+    this.turn.dataset.mine = String(this.myTurn());
     const scores = view.state?.scores ?? {};
-    const seatsKey = JSON.stringify([view.seats, scores, view.state?.to_move, this.yours(), this.host, view.status, view.rating_changes ?? null]);
-    rebuild(this.seatsList, seatsKey, () => view.seats.map((seat) => this.seatItem(seat)));
-    const hosting = this.host && view.status === "waiting";
-    rebuild(this.hostBox, JSON.stringify([hosting, view.game]), () => (hosting ? this.hostControls() : []));
-    rebuild(this.share, this.ref, () => this.shareControls());
+    const editing = this.seatsOpen();
+    const seatsKey = JSON.stringify([view.seats, scores, view.state?.to_move, view.state?.progress, this.yours(), this.host, view.status, view.rating_changes ?? null, editing]);
+    rebuild(this.seatsList, seatsKey, () => view.seats.map((seat) => this.seatItem(seat, editing)));
+    const changeable = view.seats.some((seat) => this.mayChange(seat));
+    this.seatsButton.hidden = !changeable;
+    this.seatsButton.setAttribute("aria-expanded", String(editing));
+    this.seatsButton.textContent = editing ? "Done" : "Change who plays";
+    const inviting = view.status === "waiting" && openSeats(view.seats).length > 0;
+    rebuild(this.share, JSON.stringify([this.ref, inviting]), () => (inviting ? this.shareControls() : []));
+    this.share.hidden = !inviting;
+    this.fillLevels();
     this.showRated(view);
-    this.showGameOver(view);
+    this.over.show(view);
+    this.controls.show(this.controlStates());
+    this.soundButton.setAttribute("aria-pressed", String(soundOn()));
+    this.root.querySelector("[data-action=give-up]").hidden = this.yours().length === 0;
+    this.movesCount.textContent = view.moves.length ? `(${view.moves.length})` : "";
+    this.boardHelp.textContent = this.playing().length ? boardHelp(view.game) : "";
+  }
+
+  /** The levels Fill offers, the game's default chosen first. */
+  fillLevels() {
+    const info = this.gameInfo();
+    rebuild(this.fillLevel, JSON.stringify(info?.levels ?? []), () =>
+      (info?.levels ?? []).map((level) => element("option", { value: level, selected: level === defaultLevel(info) }, `level ${level}`)),
+    );
+  }
+
+  /** Each command: whether it is shown to this person, and why it is off just now. */
+  controlStates() {
+    const view = this.view;
+    const status = view.status;
     const seated = this.playing().length > 0;
-    const started = view.status !== "waiting";
-    const allowed = {
-      possible: this.myTurn(),
-      best: this.myTurn(),
-      suggest: this.myTurn(),
-      thinking: true,
-      undo: seated && view.status === "playing",
-      "new-game": seated && started,
-      save: started,
-      load: (seated || this.host) && view.status === "playing",
-      export: started,
-      import: (seated || this.host) && view.status === "playing",
-      "score-card": true,
-      replay: started,
-      "give-up": this.yours().length > 0,
-      sound: true,
-      keys: true,
+    const started = status !== "waiting";
+    const playing = status === "playing";
+    const hints = (() => {
+      if (!started) return NOT_STARTED;
+      if (!this.myTurn()) return "Hints are for your own turn.";
+      return null;
+    })();
+    const open = openSeats(view.seats).length;
+    const shown = (show, reason = null) => ({ show, reason: show ? reason : null });
+    return {
+      possible: shown(seated && status !== "finished", hints),
+      best: shown(seated && status !== "finished", hints),
+      suggest: shown(seated && status !== "finished", hints),
+      thinking: shown(true),
+      start: shown(this.host && !started, open ? `${count(open, "seat")} still open: Fill ${open === 1 ? "it" : "them"} with the computer, or wait for friends to take ${open === 1 ? "it" : "them"}.` : null),
+      fill: shown(this.host && !started, open ? null : "Every seat is taken."),
+      undo: shown(seated && playing, view.moves.length ? null : "No move to take back yet."),
+      "new-game": shown(seated && started),
+      "score-card": shown(true),
+      replay: shown(started),
+      save: shown(started),
+      load: shown((seated || this.host) && playing),
+      export: shown(started),
+      import: shown((seated || this.host) && playing),
     };
-    for (const control of this.actions.querySelectorAll("button")) {
-      const entry = ROOM_KEYS.find((each) => each.action === control.dataset.action);
-      control.hidden = entry !== undefined && !this.mayUse(entry);
-      control.hidden ||= control.dataset.action === "give-up" && !allowed["give-up"];
-      control.disabled = !allowed[control.dataset.action];
-    }
   }
 
   /** Whether the game counts for ratings, and why not (2.10), where the server says. */
@@ -1196,44 +1146,38 @@ export class RoomView {
       this.ratedLine.hidden = true;
       return;
     }
-    const finished = view.status === "finished";
     let words;
-    if (view.rated) words = finished ? "A rated game." : "A rated game: it counts for the players' ratings.";
-    else words = `Not rated${view.unrated ? `: ${view.unrated}` : ""}.`;
+    if (view.rated) words = view.status === "finished" ? "Rated game" : "Rated: counts for the players' ratings";
+    else words = `Friendly (not rated)${view.unrated ? `: ${view.unrated}` : ""}`;
     this.ratedLine.textContent = words;
     this.ratedLine.dataset.rated = String(view.rated);
     this.ratedLine.hidden = false;
   }
 
-  /** At the end: each seat's rating before and after, and the way to the replay. */
-  showGameOver(view) {
-    const finished = view.status === "finished" && Boolean(view.state);
-    const changes = view.rating_changes ?? null;
-    rebuild(this.overBox, JSON.stringify([finished, changes, view.seats.map((seat) => seat.holder)]), () => {
-      if (!finished) return [];
-      const parts = [];
-      if (changes) {
-        const lines = view.seats
-          .filter((seat) => changes[seat.colour])
-          .map((seat) => {
-            const change = changes[seat.colour];
-            return element(
-              "li",
-              { "data-colour": seat.colour },
-              seatSwatch(seat.colour),
-              `${title(seat.colour)} (${describeHolder(seat.holder)}): `,
-              element("span", { class: `rating-change ${change.after >= change.before ? "up" : "down"}` }, changeText(change)),
-            );
-          });
-        parts.push(element("h2", {}, "Ratings"), element("ul", { class: "rating-changes", id: "rating-changes" }, ...lines));
-      }
-      parts.push(element("p", {}, button("Replay this game", () => this.replay(), { class: "primary", "data-key": "replay-game", id: "replay-game" }), " ", element("small", { class: "note" }, "move by move, with who was winning")));
-      return parts;
-    });
-    this.overBox.hidden = !finished;
+  /** Play again at once, every seat's holder moved to the next seat in turn order. */
+  async rematch() {
+    try {
+      await this.request({ type: "new_game", room: this.ref, rotate: true });
+    } catch (error) {
+      this.refuse(error);
+    }
   }
 
-  seatItem(seat) {
+  /** Keep `initials` for the best score made at `colour`; whether the server took them. */
+  async keepInitials(colour, initials) {
+    try {
+      await this.request({ type: "initials", room: this.ref, seat: colour, initials });
+      this.addLog(`Kept on the score card: ${initials.toUpperCase()}.`, "note");
+      return true;
+    } catch (error) {
+      this.refuse(error);
+      return false;
+    }
+  }
+
+  /** A seat: its colour, who holds it with their rating (or its change at the end), its
+   * score; a button to take it if open, and with `editing` the menu of who plays it. */
+  seatItem(seat, editing) {
     const state = this.view.state;
     const mine = this.playing().includes(seat.colour);
     const route = state?.routes?.[seat.colour];
@@ -1258,7 +1202,7 @@ export class RoomView {
     if (seat.holder.kind === "open" && this.playing().length === 0) {
       item.append(button(`Take ${title(seat.colour)}`, () => this.takeSeat(seat.colour), { class: "take", "data-colour": seat.colour, "data-key": `take-${seat.colour}` }));
     }
-    if (this.mayChange(seat)) item.append(this.seatSetter(seat));
+    if (editing && this.mayChange(seat)) item.append(this.seatSetter(seat));
     return item;
   }
 
@@ -1326,27 +1270,13 @@ export class RoomView {
     return (await result) === "ok" ? input.value.trim() : null;
   }
 
-  hostControls() {
-    const levels = this.gameInfo()?.levels ?? [];
-    const level = element(
-      "select",
-      { "aria-label": "Level for the empty seats", "data-key": "fill-level" },
-      ...levels.map((l) => element("option", { value: l, selected: l === defaultLevel(this.gameInfo()) }, l)),
-    );
-    return [
-      element("label", {}, "Empty seats: computer, level ", level),
-      button("Fill", () => this.hostAction({ type: "fill_bots", level: level.value }), { "data-action": "fill", "data-key": "fill" }),
-      button("Start the game", () => this.start(), { class: "primary", "data-action": "start", "data-key": "start" }),
-    ];
-  }
-
   shareControls() {
     const url = `${window.location.protocol}//${sharedHost(this.connection.welcome)}/r/${this.ref}`;
     const field = element("input", { readonly: true, value: url, "aria-label": "Link to this room", id: "room-link" });
     const copy = copyButton("Copy", url, field, (done, node) => {
       if (done) node.textContent = "Copied";
     });
-    return [element("label", { for: "room-link" }, "Invite with this link"), field, copy];
+    return [element("label", { for: "room-link" }, "Send friends this link: they click a free colour to play"), field, copy];
   }
 }
 

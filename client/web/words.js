@@ -67,27 +67,71 @@ export function openSeats(seats) {
   return seats.filter((seat) => seat.holder?.kind === "open").map((seat) => seat.colour);
 }
 
-/** Scores as "Blue 12 · Red 9". */
-export function scoreText(scores) {
-  return Object.entries(scores ?? {})
-    .map(([colour, score]) => `${title(colour)} ${score}`)
-    .join(" · ");
+/** A count and its noun, singular for one: "1 game", "3 games", "0 moves". */
+export function count(number, one, many = `${one}s`) {
+  return `${number} ${number === 1 ? one : many}`;
 }
 
-/** The result of a finished game. */
-export function resultText(state) {
+/** Words joined as a person lists them: "Ann", "Ann and Bob", "Ann, Bob and Cy". */
+export function listText(words) {
+  if (words.length <= 1) return words.join("");
+  return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}
+
+/** Who plays each seat, in a word or two for a sentence: the person's name, or the
+ * computer at its level; a name two seats share gets its colour too. */
+export function seatNames(seats) {
+  const named = Object.fromEntries((seats ?? []).map((seat) => [seat.colour, playerName(seat.holder)]));
+  const uses = {};
+  for (const name of Object.values(named)) uses[name] = (uses[name] ?? 0) + 1;
+  for (const [colour, name] of Object.entries(named)) {
+    if (uses[name] > 1) named[colour] = `${name} (${title(colour)})`;
+  }
+  return named;
+}
+
+/** A holder as one name: `Ann`, `the computer (easy)`, `the computer for Ann`. */
+function playerName(holder) {
+  switch (holder?.kind) {
+    case "human":
+      return holder.name ?? "?";
+    case "bot":
+    case "standin":
+      return holder.name ? `the computer for ${holder.name}` : `the computer (${holder.level})`;
+    default:
+      return "nobody";
+  }
+}
+
+/** The result of a finished game. With the room's `seats`, in the players' names and their
+ * scores: "Ann won, 34 to 30.", "Cy won with 40; Ann 20, Bob 12."; else in colours. */
+export function resultText(state, seats = null) {
   const winners = state.winners ?? [];
   if (winners.length === 0) return "The game is over.";
-  if (winners.length === 1) return `${title(winners[0])} wins.`;
-  return `${winners.map(title).join(" and ")} tie.`;
+  if (!seats) {
+    if (winners.length === 1) return `${title(winners[0])} wins.`;
+    return `${winners.map(title).join(" and ")} tie.`;
+  }
+  const names = seatNames(seats);
+  const name = (colour) => names[colour] ?? title(colour);
+  const points = state.routes ? state.progress ?? {} : state.scores ?? {};
+  const score = (colour) => points[colour] ?? 0;
+  const colours = seats.map((seat) => seat.colour);
+  const others = colours.filter((colour) => !winners.includes(colour)).sort((a, b) => score(b) - score(a));
+  const who = capital(listText(winners.map(name)));
+  const did = winners.length === 1 ? "won" : "tied";
+  const told = (colour) => (state.routes ? count(score(colour), "target") : String(score(colour)));
+  if (colours.length === 2) {
+    const [first, second] = winners.length === 2 ? winners : [winners[0], others[0]];
+    return `${who} ${did}, ${told(first)} to ${score(second)}.`;
+  }
+  const rest = others.map((colour) => `${name(colour)} ${score(colour)}`).join(", ");
+  return `${who} ${did} with ${told(winners[0])}${rest ? `; ${rest}` : ""}.`;
 }
 
-/** Tripppin's standing: the targets each piece has reached of its route. */
-export function raceText(state) {
-  const routes = state.routes ?? {};
-  return `Targets reached: ${Object.entries(routes)
-    .map(([colour, route]) => `${title(colour)} ${state.progress?.[colour] ?? 0} of ${route.length}`)
-    .join(" · ")}`;
+/** A sentence's first letter in capitals. */
+function capital(text) {
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
 
 /** The Tripppin piece that could not move and so lost, if that ended the game. */
@@ -106,10 +150,9 @@ export function turnText(view, hosting = false) {
   }
   const state = view.state;
   if (!state) return "";
-  const standing = state.routes ? raceText(state) : scoreText(state.scores);
   const stuck = stuckSeat(state);
-  if (stuck) return `${title(stuck)} CAN'T MOVE! ${resultText(state)} ${standing}`;
-  if (state.over) return `${resultText(state)} ${standing}`;
+  if (stuck) return `${title(stuck)} CAN'T MOVE! ${resultText(state, view.seats)}`;
+  if (state.over) return resultText(state, view.seats);
   const mover = state.to_move;
   const seat = view.seats.find((s) => s.colour === mover);
   const playing = view.playing ?? (view.you ? [view.you] : []);
@@ -124,8 +167,9 @@ export function turnText(view, hosting = false) {
   return `${title(mover)} to move.`;
 }
 
-/** An update told as a sentence, for the live region and the log. */
-export function moveText(update) {
+/** An update told as a sentence, for the live region and the log; the result in the
+ * players' names where the room's `seats` are given. */
+export function moveText(update, seats = null) {
   const state = update.state ?? {};
   const parts = [`${title(update.seat)} played ${update.move}`];
   const flipped = state.flipped?.length ?? 0;
@@ -133,7 +177,7 @@ export function moveText(update) {
   if (state.last_pushed) parts[0] += `, pushing ${state.last_pushed}`;
   if (state.last_ejected) parts[0] += " and ejecting one";
   for (const seat of update.passed ?? []) parts.push(passText(seat).slice(0, -1));
-  if (state.over) parts.push(resultText(state));
+  if (state.over) parts.push(resultText(state, seats).slice(0, -1));
   else if (state.to_move) parts.push(`${title(state.to_move)} to move`);
   return `${parts.join(". ")}.`;
 }
@@ -166,7 +210,7 @@ export function searchText(search, game) {
   if (!search) return "";
   const line = (search.line ?? []).join(" ");
   const judged = judgedText(game, search);
-  return `${search.move} (${judged}; ${search.depth} turns deep, ${search.nodes} positions): ${line}`;
+  return `${search.move} (${judged}; ${count(search.depth, "turn")} deep, ${count(search.nodes, "position")}): ${line}`;
 }
 
 /** How a proposal ended, in words. */
@@ -270,13 +314,28 @@ export function peopleText(count) {
   return count === 1 ? "1 person" : `${count} people`;
 }
 
-/** How long ago a Unix time (seconds) was, in words: "moved just now", "moved 3 min ago". */
-export function movedText(seconds, nowMs = Date.now()) {
+/** How long ago a Unix time (seconds) was, in words: "just now", "3 min ago", "1 day ago". */
+export function agoText(seconds, nowMs = Date.now()) {
   const ago = Math.max(0, Math.floor(nowMs / 1000 - seconds));
-  if (ago < 60) return "moved just now";
+  if (ago < 60) return "just now";
   const minutes = Math.floor(ago / 60);
-  if (minutes < 60) return `moved ${minutes} min ago`;
+  if (minutes < 60) return `${minutes} min ago`;
   const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `moved ${hours} h ago`;
-  return `moved ${Math.floor(hours / 24)} days ago`;
+  if (hours < 48) return `${hours} h ago`;
+  return `${count(Math.floor(hours / 24), "day")} ago`;
+}
+
+/** When a room last moved: "moved just now", "moved 3 min ago". */
+export function movedText(seconds, nowMs = Date.now()) {
+  return `moved ${agoText(seconds, nowMs)}`;
+}
+
+/** When a room was made: "made 2 h ago". */
+export function madeText(seconds, nowMs = Date.now()) {
+  return `made ${agoText(seconds, nowMs)}`;
+}
+
+/** Whether a field of the server's is a time worth telling (seconds since 1970). */
+export function isTime(seconds) {
+  return typeof seconds === "number" && Number.isFinite(seconds) && seconds > 0;
 }

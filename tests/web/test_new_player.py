@@ -1,8 +1,8 @@
 """The page as a new player finds it: hints marked on the board that go with their position,
 Oubliette's movable pieces and where a picked one goes, a move list that says who played
-each move and who passed, the board of a room that has not started, every key of the
-terminal client (and none while typing), spectators not offered the players' keys, and the
-lobby saying who is in a room and when it last moved."""
+each move and who passed, the board of a room that has not started, every command a button
+in its group (a button off just now saying why, spectators not shown the players'), and
+the lobby saying who is in a room and when it was made and last moved."""
 
 import re
 import time
@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 from parlour.rules import GAMES, get_game, hexgrid
 from parlour.rules.oubliette import OublietteState
 
-from .test_page import Player, create_room, near, open_player
+from .test_page import Player, create_room, more_options, near, open_player
 
 __all__ = ["open_player"]
 
@@ -67,14 +67,14 @@ def test_hints_are_marked_on_the_board_and_go_when_the_position_changes(
     create_room(ann, "othello", {"black": "you", "white": "easy"})
     ann.my_turn()
     legal = ann.view["state"]["legal_moves"]
-    ann.page.keyboard.press("p")
+    ann.page.click("[data-action=possible]")
     wait_thinking(ann, "Possible")
     assert thinking(ann) == f"Possible: {', '.join(legal)}"
     assert hinted(ann) == set(legal)
     for square in legal:
         assert near(ann.colour_at(square), HINT), square
     ann.page.locator("#board").screenshot(path=str(output_dir / "new-player-possible.png"))
-    ann.page.keyboard.press("B")
+    ann.page.click("[data-action=best]")
     ann.page.click("#unrate-dialog button[value=unrate]")
     wait_thinking(ann, "Best")
     best = thinking(ann).removeprefix("Best: ").split(", ")
@@ -82,7 +82,7 @@ def test_hints_are_marked_on_the_board_and_go_when_the_position_changes(
     assert hinted(ann) == set(best)
     for square in set(legal) - set(best):
         assert not near(ann.colour_at(square), HINT), square
-    ann.page.keyboard.press("p")
+    ann.page.click("[data-action=possible]")
     wait_thinking(ann, "Possible")
     move = legal[0]
     ann.click_square(move)
@@ -94,11 +94,11 @@ def test_hints_are_marked_on_the_board_and_go_when_the_position_changes(
     assert still_empty
     for square in still_empty:
         assert not near(ann.colour_at(square), HINT), square
-    ann.page.keyboard.press("p")
+    ann.page.click("[data-action=possible]")
     wait_thinking(ann, "Possible")
     assert hinted(ann)
     version = ann.view["version"]
-    ann.page.keyboard.press("u")
+    ann.page.click("[data-action=undo]")
     ann.wait("room.view.version > arg && room.view.moves.length === 0", version)
     assert thinking(ann) == ""
     assert hinted(ann) == set()
@@ -130,7 +130,7 @@ def test_oubliette_possible_marks_the_pieces_that_can_move_then_where_one_goes(
     lines = oubliette_lines(state["position"], state["legal_moves"])
     movable = {cell for line, _ in lines for cell in line}
     assert movable <= set(state["pieces"][state["to_move"]])
-    ann.page.keyboard.press("p")
+    ann.page.click("[data-action=possible]")
     wait_thinking(ann, "Possible")
     words = thinking(ann)
     assert f"{len(lines)} moves" in words and "pick one" in words
@@ -198,6 +198,7 @@ def test_the_move_list_says_who_played_each_move_and_who_passed(
     ann: Player = open_player("Ann")
     page = ann.page
     page.select_option("#game", "tribolo")
+    more_options(page)
     for name, value in SMALL.items():
         page.fill(f"#option-{name}", value)
     page.select_option("#option-first", "blue")
@@ -221,7 +222,8 @@ def test_the_move_list_says_who_played_each_move_and_who_passed(
         background = swatch.evaluate("node => getComputedStyle(node).backgroundColor")
         red, green, blue = (int(part) for part in background[4:-1].split(","))
         assert near([red, green, blue], ann.seat_colour(seat), 2), seat
-    page.locator(".side").screenshot(path=str(output_dir / "new-player-move-list.png"))
+    page.click("#moves-tab")
+    page.locator(".talk-box").screenshot(path=str(output_dir / "new-player-move-list.png"))
     page.reload()
     ann.wait("room.view !== null && room.playing().length === 3")
     page.wait_for_function(
@@ -235,6 +237,7 @@ def test_a_waiting_room_shows_the_board_it_will_play(open_player: Any, output_di
     ann: Player = open_player("Ann")
     page = ann.page
     page.select_option("#game", "tribolo")
+    more_options(page)
     page.select_option("#option-first", "blue")
     link = create_room(ann, "tribolo", {"blue": "you", "red": "open", "green": "easy"})
     assert ann.view["status"] == "waiting" and ann.view["state"] is None
@@ -276,56 +279,46 @@ def test_a_waiting_room_shows_the_board_it_will_play(open_player: Any, output_di
     assert page.locator("#board-caption").is_hidden()
 
 
-def test_every_key_of_the_terminal_does_its_job_and_none_while_typing(
+def test_every_command_is_a_button_in_its_group_and_does_its_job(
     open_player: Any, output_dir: Path
 ) -> None:
     ann: Player = open_player("Ann")
     link = create_room(ann, "othello", {"black": "you", "white": "easy"})
     page = ann.page
     ann.my_turn()
-    page.click("#chat")
-    page.keyboard.type("Play nice: U, N, Q? jump")
-    assert page.input_value("#chat") == "Play nice: U, N, Q? jump"
-    page.wait_for_timeout(300)
-    assert no_dialog(page) and thinking(ann) == "" and ann.view["version"] == 0
-    page.press("#chat", "Enter")
-    page.wait_for_selector(".talk .chat")
-    page.press("#chat", "Escape")
+    groups = {
+        name: page.locator(f".control-group.{name} [data-action]:visible").evaluate_all(
+            "nodes => nodes.map(node => node.dataset.action)"
+        )
+        for name in ("hints", "game", "files")
+    }
+    assert groups == {
+        "hints": ["possible", "best", "suggest", "thinking"],
+        "game": ["undo", "new-game", "score-card", "replay"],
+        "files": ["save", "load", "export", "import"],
+    }
+    page.locator(".side").screenshot(path=str(output_dir / "new-player-controls.png"))
 
-    page.keyboard.press("?")
-    keys = page.locator("#keys-dialog")
-    keys.wait_for()
-    listed = keys.locator("table").first.locator("kbd").all_inner_texts()
-    assert listed == list("PBSTUNVLEICARMJQ?")
-    assert "Enter" in keys.inner_text() and "←" in keys.inner_text()
-    keys.screenshot(path=str(output_dir / "new-player-keys.png"))
-    page.keyboard.press("?")
-    keys.wait_for(state="detached")
-    page.keyboard.press("?")
-    keys.wait_for()
-    page.keyboard.press("Escape")
-    keys.wait_for(state="detached")
-
-    page.keyboard.press("c")
+    page.click("[data-action=score-card]")
     page.wait_for_selector("dialog >> text=Score card: Othello")
     page.keyboard.press("Escape")
-    page.keyboard.press("e")
+    page.click("[data-action=export]")
     assert page.locator("dialog textarea").input_value().startswith('[Game "othello"]')
     page.keyboard.press("Escape")
-    page.keyboard.press("v")
+    page.click("[data-action=save]")
     page.wait_for_selector("#save-name")
     page.keyboard.press("Escape")
-    page.keyboard.press("i")
+    page.click("[data-action=import]")
     page.wait_for_selector("#import-text")
     page.keyboard.press("Escape")
-    page.keyboard.press("l")
+    page.click("[data-action=load]")
     page.wait_for_function(
         "() => document.querySelector('#load-name')"
         " || document.querySelector('#error').textContent.includes('No saved games')"
     )
     page.keyboard.press("Escape")
     page.wait_for_function("() => !document.querySelector('dialog[open]')")
-    page.keyboard.press("j")
+    page.click("[data-action=invite]")
     invite = page.locator("#invite-dialog")
     invite.wait_for()
     assert page.input_value("#invite-link") == link
@@ -333,29 +326,27 @@ def test_every_key_of_the_terminal_does_its_job_and_none_while_typing(
     invite.screenshot(path=str(output_dir / "new-player-invite.png"))
     page.keyboard.press("Escape")
     sound = page.get_attribute("[data-action=sound]", "aria-pressed")
-    page.keyboard.press("m")
+    page.click("[data-action=sound]")
     assert page.get_attribute("[data-action=sound]", "aria-pressed") != sound
-    page.keyboard.press("t")
+    page.click("[data-action=thinking]")
     page.wait_for_selector("[data-action=thinking][aria-pressed=true]")
-    page.keyboard.press("t")
+    page.click("[data-action=thinking]")
     page.wait_for_selector("[data-action=thinking][aria-pressed=false]")
     with page.context.expect_page() as opened:
-        page.keyboard.press("r")
+        page.click("#rules-link")
     rules = opened.value
     rules.wait_for_load_state()
     assert rules.url.endswith("/rules/othello")
     rules.close()
 
-    rated = ann.view["rated"]
-    page.keyboard.press("s")
-    if rated:
-        page.click("#unrate-dialog button[value=unrate]")
+    page.click("[data-action=suggest]")
+    page.click("#unrate-dialog button[value=unrate]")
     wait_thinking(ann, "Suggested")
     assert ann.hook("room.board.hinted.length") == 1
     ann.click_square(ann.view["state"]["legal_moves"][0])
     ann.wait("room.view.moves.length >= 2 && room.myTurn()")
     version = ann.view["version"]
-    page.keyboard.press("N")
+    page.click("[data-action=new-game]")
     page.wait_for_selector("dialog >> text=The same seats play again")
     page.keyboard.press("Enter")
     ann.wait("room.view.version > arg && room.view.moves.length === 0", version)
@@ -364,20 +355,11 @@ def test_every_key_of_the_terminal_does_its_job_and_none_while_typing(
     ann.click_square(ann.view["state"]["legal_moves"][0])
     ann.wait("room.view.moves.length >= 2 && room.myTurn()")
     rated = ann.view["rated"]
-    page.keyboard.press("U")
+    page.click("[data-action=undo]")
     if rated:  # a new game counts again, so taking back a move asks again
         page.click("#unrate-dialog button[value=unrate]")
     ann.wait("room.view.moves.length === 0 && room.myTurn()")
-
-    page.keyboard.press("q")
-    leave = page.locator("#leave-dialog")
-    leave.wait_for()
-    assert leave.locator("button").all_inner_texts() == ["Leave", "Give up my seat", "Stay"]
-    leave.locator("button[value=stay]").click()
-    leave.wait_for(state="detached")
-    assert "/r/" in page.url
-    page.keyboard.press("Q")
-    leave.locator("button[value=leave]").click()
+    page.click("text=Back to the lobby")
     page.wait_for_selector(".lobby")
     ref = link.rsplit("/", 1)[1]
     page.wait_for_selector(f"#my-rooms a[data-ref='{ref}']")
@@ -394,18 +376,56 @@ def test_arrows_with_nothing_focused_move_the_board_cursor(open_player: Any) -> 
     assert ann.hook("room.board.cursor") == "a2"
 
 
-def test_keys_off_just_now_say_why(open_player: Any) -> None:
+def reason(page: Page, action: str) -> str:
+    """Why a command's button is off, as its tooltip says it, after checking that screen
+    readers are told the same; "" for a button that works."""
+    button = page.locator(f"[data-action={action}]")
+    if button.get_attribute("aria-disabled") != "true":
+        assert button.get_attribute("aria-describedby") is None
+        return ""
+    title = button.get_attribute("title") or ""
+    described = button.get_attribute("aria-describedby") or ""
+    assert page.locator(f"#{described}").text_content() == title
+    return title
+
+
+def test_buttons_off_just_now_say_why(open_player: Any, output_dir: Path) -> None:
     ann: Player = open_player("Ann")
     create_room(ann, "othello", {"black": "open", "white": "easy"})
-    ann.page.click("button.take[data-colour=black]")
+    page = ann.page
+    # The host of a room with a seat open: Start says what is missing, Fill works.
+    assert "1 seat still open" in reason(page, "start")
+    assert reason(page, "fill") == ""
+    assert "1 seat still open" in page.locator("#why-setup").inner_text()
+    page.click("button.take[data-colour=black]")
     ann.wait("room.seat === 'black'")
-    ann.page.keyboard.press("p")
+    assert reason(page, "start") == ""
+    assert reason(page, "fill") == "Every seat is taken."
+    for action in ("possible", "best", "suggest"):
+        assert reason(page, action) == "The game has not started yet."
+    assert page.locator("#why-hints").inner_text() == "The game has not started yet."
+    # Commands for a game under way are not shown before it starts.
+    for action in ("undo", "replay", "save", "export", "load", "import"):
+        assert page.locator(f"[data-action={action}]").is_hidden(), action
+    page.screenshot(path=str(output_dir / "new-player-waiting-commands.png"))
+    # Pressed anyway (Playwright would wait for it to work): it says why, and does nothing.
+    page.click("[data-action=possible]", force=True)
     assert say(ann) == "The game has not started yet."
-    ann.page.keyboard.press("u")
-    assert say(ann) == "The game has not started yet."
+    assert no_dialog(page) and thinking(ann) == ""
+    page.click("[data-action=start]")
+    ann.wait("room.view.status === 'playing'")
+    ann.wait("room.view.state.to_move === 'black'")
+    assert reason(page, "possible") == ""
+    assert reason(page, "undo") == "No move to take back yet."
+    ann.click_square(ann.view["state"]["legal_moves"][0])
+    ann.wait("room.view.moves.length >= 1")
+    if ann.view["state"]["to_move"] == "white":
+        assert reason(page, "best") == "Hints are for your own turn."
+    ann.my_turn()
+    assert reason(page, "undo") == ""
 
 
-def test_spectators_are_not_offered_the_players_keys(open_player: Any, output_dir: Path) -> None:
+def test_spectators_are_not_shown_the_players_commands(open_player: Any, output_dir: Path) -> None:
     ann: Player = open_player("Ann")
     link = create_room(ann, "othello", {"black": "you", "white": "easy"})
     ann.my_turn()
@@ -415,34 +435,14 @@ def test_spectators_are_not_offered_the_players_keys(open_player: Any, output_di
     cy.page.goto(link)
     cy.wait("room.view !== null && room.view.state !== null")
     page = cy.page
-    for action in PLAYERS_ONLY:
+    for action in [*PLAYERS_ONLY, "give-up", "start", "fill"]:
         assert page.locator(f"[data-action={action}]").is_hidden(), action
-    for action in ("thinking", "save", "export", "score-card", "sound", "keys"):
+    for action in ("thinking", "save", "export", "score-card", "replay", "sound", "invite"):
         assert page.locator(f"[data-action={action}]").is_visible(), action
-    page.keyboard.press("p")
-    assert say(cy) == "Only players can ask for hints."
-    page.keyboard.press("U")
-    assert say(cy) == "Only players can take back their moves."
-    page.keyboard.press("n")
-    assert say(cy) == "Only players can start a new game."
-    page.keyboard.press("l")
-    assert say(cy) == "Only players and the host can load a game."
-    assert no_dialog(page) and thinking(cy) == ""
-    page.keyboard.press("?")
-    keys = page.locator("#keys-dialog")
-    keys.wait_for()
-    listed = keys.locator("table").first.locator("kbd").all_inner_texts()
-    assert listed == list("TVECARMJQ?")
-    assert "Enter" not in keys.inner_text()
-    keys.screenshot(path=str(output_dir / "new-player-spectator-keys.png"))
-    page.keyboard.press("Escape")
-    page.keyboard.press("c")
+    assert page.locator("#change-seats").is_hidden()
+    page.locator(".side").screenshot(path=str(output_dir / "new-player-spectator.png"))
+    page.click("[data-action=score-card]")
     page.wait_for_selector("dialog >> text=Score card: Othello")
-    page.keyboard.press("Escape")
-    page.keyboard.press("q")
-    leave = page.locator("#leave-dialog")
-    leave.wait_for()
-    assert leave.locator("button").all_inner_texts() == ["Leave", "Stay"]
     page.keyboard.press("Escape")
 
 
@@ -461,7 +461,9 @@ def test_the_lobby_says_who_is_in_a_room_and_when_it_last_moved(
                 { ...base, room: "with", people: 3, moved_at: now - 200 },
                 { ...base, room: "one", people: 1, moved_at: now - 5 },
                 { ...base, room: "without" },
-                { ...base, room: "odd", people: null, moved_at: null },
+                { ...base, room: "odd", people: null, moved_at: null, created_at: null },
+                { ...base, room: "made", people: 2, created_at: now - 7200, moved_at: now - 7200 },
+                { ...base, room: "both", people: 2, created_at: now - 600, moved_at: now - 65 },
             ];
             const view = window.parlour.view;
             const rows = view.roomRows(rooms);
@@ -472,9 +474,15 @@ def test_the_lobby_says_who_is_in_a_room_and_when_it_last_moved(
     )
     assert "3 people · moved 3 min ago" in rows[0]
     assert "1 person · moved just now" in rows[1]
-    for row in rows[2:]:
+    for row in rows[2:4]:
         assert "people" not in row and "person" not in row and "moved" not in row
+        assert "made" not in row
+    for row in rows:
         assert "null" not in row and "undefined" not in row and "NaN" not in row
+        assert "computer, level easy" in row and "open" in row
+    # A room nobody has moved in yet says only when it was made.
+    assert "2 people · made 2 h ago" in rows[4] and "moved" not in rows[4]
+    assert "2 people · made 10 min ago · moved 1 min ago" in rows[5]
     page.locator(".rooms").screenshot(path=str(output_dir / "new-player-lobby.png"))
     page.evaluate(
         """(then) => {
@@ -484,3 +492,45 @@ def test_the_lobby_says_who_is_in_a_room_and_when_it_last_moved(
         time.time() - 2 * 3600 - 30,
     )
     assert "moved 2 h ago" in page.locator("tr[data-room=with]").inner_text()
+
+
+def test_two_rooms_of_one_game_are_told_apart_in_the_lobby(
+    open_player: Any, output_dir: Path
+) -> None:
+    ann: Player = open_player("Ann")
+    first = create_room(ann, "tribolo", {"blue": "you", "red": "open", "green": "easy"})
+    ann.page.click("text=Back to the lobby")
+    ann.page.wait_for_selector(".lobby")
+    second = create_room(ann, "tribolo", {"blue": "you", "red": "medium", "green": "open"})
+    refs = [link.rsplit("/", 1)[1] for link in (first, second)]
+    bea: Player = open_player("Bea")
+    listed = bea.page.evaluate("() => window.parlour.connection.request({type: 'list_rooms'})")
+    # When a room was made, where the server says (protocol.md 2.2), else when it moved.
+    made = all("created_at" in room for room in listed["rooms"])
+    when = "made just now" if made else "moved just now"
+    others = [("open", "computer, level easy"), ("computer, level medium", "open")]
+    for ref, holders in zip(refs, others, strict=True):
+        row = bea.page.locator(f"tr[data-room='{ref}']")
+        row.wait_for()
+        who = row.locator("td.who").inner_text()
+        assert who.startswith("Ann") and all(other in who for other in holders), who
+        assert when in row.inner_text()
+    ann.page.click("text=Back to the lobby")
+    mine = ann.page.locator("#my-rooms")
+    for ref in refs:
+        mine.locator(f"a[data-ref='{ref}']").wait_for()
+    ann.page.wait_for_function(
+        "() => [...document.querySelectorAll('#my-rooms li')]"
+        ".every(li => li.textContent.includes(' with '))"
+    )
+    items = {
+        ref: mine.locator("li", has=ann.page.locator(f"a[data-ref='{ref}']")).inner_text()
+        for ref in refs
+    }
+    assert "you play Blue with" in items[refs[0]]
+    assert "computer, level easy" in items[refs[0]] and "medium" not in items[refs[0]]
+    assert "computer, level medium" in items[refs[1]] and "easy" not in items[refs[1]]
+    for item in items.values():
+        assert "waiting for 1 player" in item and when in item
+    assert items[refs[0]] != items[refs[1]]
+    ann.page.locator("#my-games").screenshot(path=str(output_dir / "new-player-my-rooms.png"))

@@ -130,6 +130,12 @@ def open_player(browser: Browser, site: str) -> Iterator[Any]:
         context.close()
 
 
+def more_options(page: Page) -> None:
+    """Unfold the New room form's board and other options, folded at first."""
+    if not page.locator("#more-options").evaluate("details => details.open"):
+        page.click("#more-options summary")
+
+
 def create_room(player: Player, game: str, seats: Mapping[str, str]) -> str:
     """Fill in the lobby's form and create the room: `seats` maps colours to `you`, `open` or
     a bot level. Returns the room's link."""
@@ -297,7 +303,7 @@ def test_the_hints_undo_and_keyboard_play_in_a_room(open_player: Any) -> None:
     create_room(ann, "othello", {"black": "you", "white": "easy"})
     ann.my_turn()
     legal = ann.view["state"]["legal_moves"]
-    ann.page.keyboard.press("p")
+    ann.page.click("[data-action=possible]")
     ann.page.wait_for_function(
         "() => document.querySelector('#thinking').textContent.startsWith('Possible')"
     )
@@ -472,9 +478,11 @@ def test_the_lobby_lists_public_rooms_with_free_seats_and_never_private_ones(
     ann.page.goto(public_link.rsplit("/r/", 1)[0] + "/")
     ann.page.wait_for_selector(".lobby")
     ann.page.uncheck("#public")
+    more_options(ann.page)
     ann.page.fill("#board", "42")
     ann.page.fill("#standin", "0")
     ann.page.select_option("#game", "tribolo")
+    more_options(ann.page)
     ann.page.fill("#option-rows", "8")
     private_link = create_room(ann, "tribolo", {"blue": "you", "red": "open", "green": "open"})
     made = ann.view
@@ -547,6 +555,7 @@ def test_a_proposal_waits_for_a_deliberate_answer_and_the_log_follows_an_undo(
     ann.page.wait_for_function(
         "() => document.querySelector('.talk').textContent.includes('White declined')"
     )
+    assert bob.page.input_value("#chat") == "hello there"
     assert len(ann.view["moves"]) == 3
     ann.helped("undo")
     bob.page.wait_for_selector("dialog")

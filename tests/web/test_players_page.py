@@ -361,7 +361,7 @@ def test_a_rated_game_shows_ratings_its_changes_my_games_the_leaderboard_and_its
         rating = ann.view["seats"][["blue", "red", "green"].index(colour)]["rating"]
         shown = f"{rating['value']}{'?' if rating['provisional'] else ''}"
         assert shown in seats.locator(f"li[data-colour={colour}] .rating").inner_text()
-    assert page.locator("#rated").inner_text().startswith("A rated game")
+    assert page.locator("#rated").inner_text().startswith("Rated")
     # The lobby lists the room with its players' ratings.
     bob.page.wait_for_selector(f"tr[data-room='{ann.view['room']}']")
     listed = bob.page.locator(f"tr[data-room='{ann.view['room']}']").inner_text()
@@ -369,20 +369,31 @@ def test_a_rated_game_shows_ratings_its_changes_my_games_the_leaderboard_and_its
     assert f"Ann ({blue['value']}{'?' if blue['provisional'] else ''})" in listed
     page.click("[data-action=start]")
     ann.play_out()
-    # Ann is the only person to have played this board: her score is its best yet.
-    page.wait_for_selector("dialog >> text=A new best score!")
-    page.click("dialog button[value=skip]")
+    # Ann is the only person to have played this board: her score is its best yet, and the
+    # page asks her initials beside the board, not over it.
+    page.wait_for_selector("#game-over #initials-form")
+    assert page.locator("dialog[open]").count() == 0
+    page.click("#initials-skip")
+    page.wait_for_selector("#initials-form", state="detached")
     ann.wait("room.view.rating_changes")
     changes = ann.view["rating_changes"]
     assert set(changes) == {"blue", "red", "green"}
-    lines = page.locator("#rating-changes li")
-    assert lines.count() == 3
     for colour, change in changes.items():
         delta = change["after"] - change["before"]
         sign = "+" if delta > 0 else "\u2212" if delta < 0 else "\u00b1"
         words = f"{change['before']} \u2192 {change['after']} ({sign}{abs(delta)})"
-        assert words in page.locator(f"#rating-changes li[data-colour={colour}]").inner_text()
-        assert words in seats.locator(f"li[data-colour={colour}]").inner_text()
+        line = seats.locator(f"li[data-colour={colour}]")
+        line.locator(".rating-change", has_text=words).wait_for()
+        assert line.is_visible() and line.bounding_box()["y"] < 900  # type: ignore[index]
+    # The result in the players' names, with their scores.
+    scores = ann.view["state"]["scores"]
+    turn = page.locator("#turn").inner_text()
+    assert ("won" in turn or "tied" in turn) and "Ann" in turn and "Blue" not in turn, turn
+    assert all(str(score) in turn for score in scores.values()), turn
+    # Skipped, the question does not come back (not after a new view of the room either).
+    ann.hook("room.refetch()")
+    page.wait_for_timeout(300)
+    assert page.locator("#initials-form").count() == 0
     winners = ann.view["state"]["winners"]
     page.screenshot(path=str(output_dir / "players-rated-game-over.png"), full_page=True)
     # The score card gives each player's rating, Ann's line marked as hers.
@@ -490,21 +501,21 @@ def test_the_best_move_hint_makes_the_game_unrated_and_says_why(open_player: Any
     make_room(cy, "othello", {}, {"black": "you", "white": "easy"})
     cy.page.click("[data-action=start]")
     cy.my_turn()
-    assert cy.page.locator("#rated").inner_text().startswith("A rated game")
+    assert cy.page.locator("#rated").inner_text().startswith("Rated")
     # Every legal move is no help; the original game's best move is.
-    cy.page.keyboard.press("p")
+    cy.page.click("[data-action=possible]")
     cy.page.wait_for_selector("#thinking:has-text('Possible')")
     assert cy.page.locator("#rated").get_attribute("data-rated") == "true"
-    cy.page.keyboard.press("b")
+    cy.page.click("[data-action=best]")
     assert "unrated for its player (Cyd)" in cy.page.locator("#unrate-dialog").inner_text()
     cy.page.click("#unrate-dialog button[value=unrate]")
     cy.page.wait_for_function("() => document.querySelector('#rated').dataset.rated === 'false'")
     words = cy.page.locator("#rated").inner_text()
-    assert words.startswith("Not rated: ") and words == f"Not rated: {cy.view['unrated']}."
+    assert words == f"Friendly (not rated): {cy.view['unrated']}"
     assert "best move" in words
-    # A steps through the game so far, and back to the room.
+    # Replay steps through the game so far, and back to the room.
     version = cy.view["version"]
-    cy.page.keyboard.press("a")
+    cy.page.click("[data-action=replay]")
     cy.page.wait_for_url(re.compile(r"#replay$"))
     cy.wait("room.replayView && document.querySelector('#replay').dataset.ply")
     assert len(cy.hook("room.replayView.replay.frames")) == version + 1
