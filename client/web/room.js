@@ -12,6 +12,7 @@ import { callCoin, callsCoin, openDialog } from "./dialogs.js";
 import { announce, button, copyButton, element, rebuild } from "./dom.js";
 import { presetOf, RoomFiles } from "./files.js";
 import { GameOver } from "./gameover.js";
+import { entryLines } from "./history.js";
 import { changeText, ratingText, ratingTitle, seatRating } from "./players.js";
 import { ReplayView } from "./replay.js";
 import * as sound from "./sound.js";
@@ -272,6 +273,7 @@ export class RoomView {
       }
       const watching = await this.request({ type: "spectate", room: this.ref });
       this.host = false;
+      this.showHistory(watching.history);
       this.setView(watching.room, { animate: false });
       await this.takeBackByKey(watching.room);
       await this.resumeThinking();
@@ -320,7 +322,25 @@ export class RoomView {
   joined(joined) {
     this.host = joined.host;
     storeSeat(this.ref, { token: joined.token });
+    this.showHistory(joined.history);
     this.setView(joined.room, { animate: false });
+  }
+
+  /** The log anew from the room's history (2.11): what was said and what happened before
+   * this page came in, or while it was away. Moves are in the move list already. */
+  showHistory(history) {
+    if (!Array.isArray(history)) return;
+    this.log.replaceChildren();
+    for (const entry of history) {
+      if (entry?.kind === "move") continue;
+      let lines = [];
+      try {
+        lines = entryLines(entry);
+      } catch {
+        continue;
+      }
+      for (const line of lines) this.addLog(line, entry.kind === "chat" ? "chat" : "note");
+    }
   }
 
   async takeSeat(colour) {

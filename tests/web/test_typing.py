@@ -159,3 +159,20 @@ def test_what_is_typed_while_a_question_is_open_waits_in_the_chat_box(
     bob.page.keyboard.press("Enter")
     said(ann, "Bob (White): one moment")
     still_playing(ann, link)
+
+
+def test_a_reload_keeps_what_was_said_and_done(open_player: Any) -> None:
+    ann, bob, link = rated_game(open_player)
+    page = ann.page
+    page.fill("#chat", "good luck")
+    page.keyboard.press("Enter")
+    said(bob, "Ann (Black): good luck")
+    bob.page.fill("#chat", "so close! gg")
+    bob.page.keyboard.press("Enter")
+    said(ann, "Bob (White): so close! gg")
+    page.reload()
+    ann.my_turn()
+    lines = page.locator(".talk li").all_inner_texts()
+    wanted = ["Ann (Black): good luck", "Bob (White): so close! gg"]
+    assert [line for line in lines if line in wanted] == wanted, lines
+    assert any("moves first" in line for line in lines), lines
