@@ -162,7 +162,7 @@ def test_what_is_typed_while_a_question_is_open_waits_in_the_chat_box(
 
 
 def test_a_reload_keeps_what_was_said_and_done(open_player: Any) -> None:
-    ann, bob, link = rated_game(open_player)
+    ann, bob, _link = rated_game(open_player)
     page = ann.page
     page.fill("#chat", "good luck")
     page.keyboard.press("Enter")
