@@ -324,6 +324,18 @@ class Room:
         if not people:
             return "no person plays"
         for seat in people:
+            sharing = next(
+                (
+                    o
+                    for o in people
+                    if o is not seat and o.conn is not None and o.conn == seat.conn
+                ),
+                None,
+            )
+            if seat.player is None and sharing is not None:
+                return (
+                    f"{seat.name} plays at {sharing.name}'s screen (hot-seat games are friendly)"
+                )
             if seat.player is None:
                 return f"{seat.name} plays as a guest"
             if seat.holder is not Holder.HUMAN:

@@ -162,6 +162,11 @@ def test_a_hint_a_guest_or_a_casual_room_leaves_ratings_where_they_were() -> Non
     hall.handle(1, m.Leave(room=hinted))
     made = answer(hall.handle(3, m.CreateRoom(game="othello", board=1, seat="black")), 3)
     assert made.room["unrated"] == "Cy plays as a guest"
+    shared = answer(hall.handle(1, m.CreateRoom(game="othello", board=1, seat="black")), 1)
+    hall.handle(1, m.Join(room=shared.room["room"], seat="white", name="Bea"))
+    assert view(hall, 1, shared.room["room"])["unrated"] == (
+        "Bea plays at Ann's screen (hot-seat games are friendly)"
+    )
     board = answer(hall.handle(1, m.Leaderboard(game="othello")), 1)
     assert isinstance(board, m.LeaderboardReply) and board.players == []
 

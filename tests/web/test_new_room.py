@@ -72,7 +72,8 @@ def test_the_room_made_is_rated_as_the_form_said(open_player: Any) -> None:
     create_room(ann, "othello", {})
     ann.wait("room.view.status === 'playing'")
     view = ann.view
-    assert view["rated"] is False and view["unrated"] == "Bea plays as a guest"
+    assert view["rated"] is False
+    assert view["unrated"] == "Bea plays at Ann's screen (hot-seat games are friendly)"
     page.click("text=Back to the lobby")
     page.wait_for_selector(".lobby")
     page.select_option("#game", "othello")
