@@ -66,7 +66,6 @@ from .rules_page import RulesScreen
 from .seatbook import SeatBook, SeatBookError
 from .widgets import BoardView, SeatsPanel
 
-COMMANDS_TIP = "every command, to choose one (Ctrl+P too)"
 SUGGEST_MS = 2000
 """How long "Suggest a move" lets the search think."""
 SIDE_LEAST = 32
@@ -90,7 +89,13 @@ class RoomScreen(Screen[None]):
     """One room: board, seats, thoughts, what happened, and whose turn it is."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1,ctrl+p", "commands", "Commands", key_display="F1", tooltip=COMMANDS_TIP),
+        Binding(
+            "f1,ctrl+p",
+            "commands",
+            "Commands",
+            key_display="F1",
+            tooltip="every command, to choose one (Ctrl+P too)",
+        ),
         Binding("f2", "hint('possible')", "Possible", tooltip="the moves you may play, marked"),
         Binding(
             "f3",

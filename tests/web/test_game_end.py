@@ -5,6 +5,7 @@ turn order (`new_game` with `rotate`, protocol.md 2.7), so that the first move c
 from typing import Any
 
 from .test_page import Player, create_room, more_options, open_player
+from .test_typing import Sent
 
 __all__ = ["open_player"]
 
@@ -21,27 +22,13 @@ def holders(player: Player) -> list[str]:
     return names
 
 
-def record_requests(player: Player) -> None:
-    player.page.evaluate(
-        """() => {
-            const connection = window.parlour.connection;
-            const request = connection.request.bind(connection);
-            window.sent = [];
-            connection.request = (message) => {
-                window.sent.push(message);
-                return request(message);
-            };
-        }"""
-    )
-
-
 def rematch(player: Player, seat: str) -> None:
     """Press Rematch after the end, check what it asked, and wait until the player's person
     plays `seat` (the bots may play on at once: the new game is not waited for)."""
-    record_requests(player)
+    sent = Sent(player.page)
     player.page.click("[data-action=rematch]")
     player.wait("room.playing().length === 1 && room.playing()[0] === arg", seat)
-    asked = player.page.evaluate("() => window.sent.filter((m) => m.type === 'new_game')")
+    asked = [message for message in sent.messages if message["type"] == "new_game"]
     assert asked == [{"type": "new_game", "room": player.hook("room.ref"), "rotate": True}]
 
 
