@@ -273,8 +273,8 @@ export class RoomView {
       }
       const watching = await this.request({ type: "spectate", room: this.ref });
       this.host = false;
-      this.showHistory(watching.history);
       this.setView(watching.room, { animate: false });
+      this.showHistory(watching.history);
       await this.takeBackByKey(watching.room);
       await this.resumeThinking();
       if (window.location.hash === REPLAY_HASH) this.openReplay();
@@ -322,12 +322,13 @@ export class RoomView {
   joined(joined) {
     this.host = joined.host;
     storeSeat(this.ref, { token: joined.token });
-    this.showHistory(joined.history);
     this.setView(joined.room, { animate: false });
+    this.showHistory(joined.history);
   }
 
   /** The log anew from the room's history (2.11): what was said and what happened before
-   * this page came in, or while it was away. Moves are in the move list already. */
+   * this page came in, or while it was away, in place of what the view just shown said of
+   * itself. Moves are in the move list already. */
   showHistory(history) {
     if (!Array.isArray(history)) return;
     this.log.replaceChildren();
