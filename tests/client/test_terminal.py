@@ -80,7 +80,7 @@ def test_parlour_play_tribolo_draws_a_board_in_a_terminal(tmux: Tmux) -> None:
     assert numbers == [str(row) for row in range(1, 12)], shown
     drawn = [square.strip() for row in squares for square in row]
     last_move = [square for square in drawn if square.startswith("\u203a")]
-    assert len(last_move) == 1, shown
+    assert len(last_move) <= 1, shown  # none while nobody has moved yet
     assert set(drawn) - set(last_move) <= {"·", "░░░", "B", "R", "G"}, shown
     for letter in "BRG":
         assert letter in drawn
