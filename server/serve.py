@@ -49,7 +49,13 @@ async def serve(config: ServerConfig) -> None:
     """Serve until told to stop by a signal."""
     server = make_server(config)
     await server.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
     serving_tls = server.ssl_context is not None
+    if serving_tls:
+        loop.add_signal_handler(signal.SIGHUP, server.reload_tls)
     websocket_url, page_url = addresses(config.host, server.port, tls=serving_tls)
     print(f"parlour {__version__} serving {websocket_url} (browser: {page_url})", flush=True)
     for address in server.lobby.reach:
@@ -61,12 +67,6 @@ async def serve(config: ServerConfig) -> None:
         print(f"cluster node: rooms kept in Redis at {shown_url(config.redis_url)}", flush=True)
     else:
         print(f"data directory: {config.data_dir}", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
-    if serving_tls:
-        loop.add_signal_handler(signal.SIGHUP, server.reload_tls)
     await stop.wait()
     log.info("shutting down: closing every connection with 1001")
     server.close()
