@@ -2,6 +2,7 @@
 
 import argparse
 import asyncio
+import ipaddress
 import logging
 import os
 import re
@@ -87,6 +88,7 @@ def _games(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     """Run the game server until SIGTERM or SIGINT."""
     from parlour.server import ServerConfig  # noqa: PLC0415 (only `serve` needs the server)
+    from parlour.server.addresses import METRICS_FROM  # noqa: PLC0415
     from parlour.server.serve import data_directory, serve  # noqa: PLC0415
     from parlour.server.store import StoreError  # noqa: PLC0415
     from parlour.server.tls import TlsError  # noqa: PLC0415
@@ -120,6 +122,8 @@ def _serve(args: argparse.Namespace) -> int:
         advertise=tuple(args.advertise),
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
+        metrics_from=tuple(args.metrics_from or METRICS_FROM),
+        metrics_port=args.metrics_port,
     )
     try:
         asyncio.run(serve(config))
@@ -156,6 +160,16 @@ def _advertise(text: str) -> str:
     except AdvertiseError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text.strip()
+
+
+def _network(text: str) -> str:
+    """`--metrics-from CIDR`, checked: a network such as 10.0.0.0/8, or one address."""
+    try:
+        return str(ipaddress.ip_network(text.strip(), strict=False))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a network such as 10.0.0.0/8 or an address such as 10.0.0.5"
+        ) from None
 
 
 def _redis_url(text: str) -> str:
@@ -286,6 +300,24 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="FILE",
         help="the certificate's private key (PEM, without a passphrase)",
+    )
+    serve.add_argument(
+        "--metrics-from",
+        action="append",
+        type=_network,
+        metavar="CIDR",
+        help="who may read /metrics: a network or address, repeatable (default: this machine"
+        " only, 127.0.0.1 and ::1; giving any replaces it). The connection's own peer is what"
+        " counts, never X-Forwarded-For: behind a balancer it is the balancer, so allow"
+        " your metrics scraper's network and keep the balancer from forwarding /metrics, or"
+        " use --metrics-port",
+    )
+    serve.add_argument(
+        "--metrics-port",
+        type=_number(0, 65535),
+        metavar="PORT",
+        help="serve /metrics (and /healthz) on this port of its own instead, in plain HTTP on"
+        " the same --host, still only to --metrics-from; the game's port then has no /metrics",
     )
     serve.add_argument(
         "--data-dir",
