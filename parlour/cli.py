@@ -89,6 +89,7 @@ def _serve(args: argparse.Namespace) -> int:
     """Run the game server until SIGTERM or SIGINT."""
     from parlour.server import ServerConfig  # noqa: PLC0415 (only `serve` needs the server)
     from parlour.server.addresses import METRICS_FROM  # noqa: PLC0415
+    from parlour.server.reach import AdvertiseError  # noqa: PLC0415
     from parlour.server.serve import data_directory, serve  # noqa: PLC0415
     from parlour.server.store import StoreError  # noqa: PLC0415
     from parlour.server.tls import TlsError  # noqa: PLC0415
@@ -127,7 +128,7 @@ def _serve(args: argparse.Namespace) -> int:
     )
     try:
         asyncio.run(serve(config))
-    except (StoreError, ConnectionError, TlsError) as error:
+    except (StoreError, ConnectionError, TlsError, AdvertiseError) as error:
         raise CommandError(str(error)) from None
     except OSError as error:
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {error}") from None
@@ -152,7 +153,7 @@ def _worker(args: argparse.Namespace) -> int:
 
 
 def _advertise(text: str) -> str:
-    """`--advertise HOST[:PORT]`, checked."""
+    """`--advertise [https://]HOST[:PORT]`, checked."""
     from parlour.server.reach import AdvertiseError, advertised  # noqa: PLC0415
 
     try:
@@ -277,10 +278,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         type=_advertise,
         default=[],
-        metavar="HOST[:PORT]",
+        metavar="[https://]HOST[:PORT]",
         help="the address other machines reach this server at, for invitations, where it is"
         " not the one listened on (behind a balancer or a router forwarding a port);"
-        " repeat for several (default: with --host 0.0.0.0, this machine's addresses)",
+        " repeat for several (default: with --host 0.0.0.0, this machine's addresses)."
+        " https://HOST[:PORT] (or wss://) is a balancer serving TLS, port 443 unless given:"
+        " invitations then name wss:// and https://",
     )
     serve.add_argument(
         "--port",

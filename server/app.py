@@ -41,7 +41,7 @@ from .archive import ArchiveAsk, RemoteArchive, answer_remotely
 from .known import ReplayAsked
 from .lobby import BotTurn, Limits, Lobby, SuggestionAsked
 from .metrics import Metrics
-from .reach import reachable
+from .reach import advertises_tls, reachable
 from .records import RecordError, record_text, restore_room
 from .room import ConnId, Status
 from .routes import http_router
@@ -92,7 +92,9 @@ class ServerConfig:
     takes them when it is lost."""
     advertise: tuple[str, ...] = ()
     """`HOST[:PORT]` addresses other machines reach the server at, where the one it listens
-    on is not (behind a balancer, or a router forwarding a port); else it finds them."""
+    on is not (behind a balancer, or a router forwarding a port); else it finds them.
+    Given as `https://HOST[:PORT]`, they are a balancer's that serves TLS (port 443 unless
+    given): invitations name `wss://` and `https://`."""
     trusted_proxies: tuple[str, ...] = TRUSTED_PROXIES
     """Networks of the proxies (balancers) whose `X-Forwarded-For` names the client, whose
     address the guessing limit counts by; from any other peer the peer is the client."""
@@ -125,7 +127,8 @@ class ParlourServer:
     """One Parlour server: its lobby, connections, bot workers and listening socket."""
 
     def __init__(self, config: ServerConfig) -> None:
-        """TlsError if the configuration's certificate files cannot be used."""
+        """TlsError if the configuration's certificate files cannot be used; AdvertiseError
+        if it advertises addresses some over TLS and some not."""
         self.config = config
         self.lobby = Lobby(clock=time.monotonic, limits=config.limits)
         self.trusted: tuple[Network, ...] = networks(config.trusted_proxies)
@@ -146,6 +149,7 @@ class ParlourServer:
         self.store: Store | None = None
         self.ssl_context: ssl.SSLContext | None = tls_context(config)
         """What the server serves TLS with, when it does; `reload_tls` renews it in place."""
+        self.lobby.tls = self.ssl_context is not None or advertises_tls(config.advertise)
 
     @property
     def port(self) -> int:
@@ -191,7 +195,6 @@ class ParlourServer:
             # Finding this machine's addresses may ask DNS for its own name: off the loop.
             reach = await asyncio.to_thread(reachable, config.host, self.port, config.advertise)
             self.lobby.reach = reach
-            self.lobby.tls = self.ssl_context is not None
         except BaseException:
             for server in (self._server, self._metrics_server):
                 if server is not None:
