@@ -112,6 +112,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise CommandError("--tls-cert needs --tls-key too: the certificate's private key")
     if args.tls_key is not None and args.tls_cert is None:
         raise CommandError("--tls-key needs --tls-cert too: the certificate it is the key of")
+    if args.metrics_port is not None and args.metrics_port == args.port != 0:
+        raise CommandError("--metrics-port must be another port than --port, the game's")
     config = ServerConfig(
         host=args.host,
         port=args.port,

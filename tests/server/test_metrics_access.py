@@ -114,6 +114,15 @@ async def test_serve_prints_its_metrics_port_and_whom_it_serves(tmp_path: Path) 
         await process.wait()
 
 
+async def test_serve_refuses_a_metrics_port_that_is_the_games(tmp_path: Path) -> None:
+    process = await spawn_serve(
+        "--port", "8799", "--metrics-port", "8799", "--data-dir", str(tmp_path)
+    )  # fmt: skip
+    _, stderr = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 2
+    assert "--metrics-port must be another port than --port" in stderr.decode()
+
+
 @pytest.mark.parametrize("given", ["everyone", "10.0.0.0/33", ""])
 async def test_serve_refuses_a_metrics_network_that_is_none(given: str) -> None:
     process = await spawn_serve("--port", "0", "--metrics-from", given)
