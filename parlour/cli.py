@@ -2,6 +2,7 @@
 
 import argparse
 import asyncio
+import ipaddress
 import logging
 import os
 import re
@@ -87,8 +88,11 @@ def _games(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     """Run the game server until SIGTERM or SIGINT."""
     from parlour.server import ServerConfig  # noqa: PLC0415 (only `serve` needs the server)
+    from parlour.server.addresses import METRICS_FROM  # noqa: PLC0415
+    from parlour.server.reach import AdvertiseError  # noqa: PLC0415
     from parlour.server.serve import data_directory, serve  # noqa: PLC0415
     from parlour.server.store import StoreError  # noqa: PLC0415
+    from parlour.server.tls import TlsError  # noqa: PLC0415
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)  # a line per request is noise
@@ -104,6 +108,12 @@ def _serve(args: argparse.Namespace) -> int:
             "--bot-workers 0 leaves the bots nobody to think for them: it needs --redis and"
             " `parlour worker` processes taking their searches"
         )
+    if args.tls_cert is not None and args.tls_key is None:
+        raise CommandError("--tls-cert needs --tls-key too: the certificate's private key")
+    if args.tls_key is not None and args.tls_cert is None:
+        raise CommandError("--tls-key needs --tls-cert too: the certificate it is the key of")
+    if args.metrics_port is not None and args.metrics_port == args.port != 0:
+        raise CommandError("--metrics-port must be another port than --port, the game's")
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -113,10 +123,14 @@ def _serve(args: argparse.Namespace) -> int:
         redis_url=redis_url,
         lease_seconds=args.lease,
         advertise=tuple(args.advertise),
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
+        metrics_from=tuple(args.metrics_from or METRICS_FROM),
+        metrics_port=args.metrics_port,
     )
     try:
         asyncio.run(serve(config))
-    except (StoreError, ConnectionError) as error:
+    except (StoreError, ConnectionError, TlsError, AdvertiseError) as error:
         raise CommandError(str(error)) from None
     except OSError as error:
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {error}") from None
@@ -141,7 +155,7 @@ def _worker(args: argparse.Namespace) -> int:
 
 
 def _advertise(text: str) -> str:
-    """`--advertise HOST[:PORT]`, checked."""
+    """`--advertise [https://]HOST[:PORT]`, checked."""
     from parlour.server.reach import AdvertiseError, advertised  # noqa: PLC0415
 
     try:
@@ -149,6 +163,16 @@ def _advertise(text: str) -> str:
     except AdvertiseError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text.strip()
+
+
+def _network(text: str) -> str:
+    """`--metrics-from CIDR`, checked: a network such as 10.0.0.0/8, or one address."""
+    try:
+        return str(ipaddress.ip_network(text.strip(), strict=False))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a network such as 10.0.0.0/8 or an address such as 10.0.0.5"
+        ) from None
 
 
 def _redis_url(text: str) -> str:
@@ -242,7 +266,9 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="run the game server",
         description="Host rooms for every game on one port: the WebSocket endpoint at /ws,"
-        " /healthz and /metrics. Stops cleanly on SIGTERM or Ctrl-C.",
+        " /healthz and /metrics. Stops cleanly on SIGTERM or Ctrl-C. With --tls-cert and"
+        " --tls-key the port speaks TLS (https:// and wss://), and SIGHUP reads the two files"
+        " again (a renewed certificate) without dropping anyone.",
     )
     serve.add_argument(
         "--host",
@@ -254,16 +280,49 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         type=_advertise,
         default=[],
-        metavar="HOST[:PORT]",
+        metavar="[https://]HOST[:PORT]",
         help="the address other machines reach this server at, for invitations, where it is"
         " not the one listened on (behind a balancer or a router forwarding a port);"
-        " repeat for several (default: with --host 0.0.0.0, this machine's addresses)",
+        " repeat for several (default: with --host 0.0.0.0, this machine's addresses)."
+        " https://HOST[:PORT] (or wss://) is a balancer serving TLS, port 443 unless given:"
+        " invitations then name wss:// and https://",
     )
     serve.add_argument(
         "--port",
         type=_number(0, 65535),
         default=DEFAULT_PORT,
         help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    serve.add_argument(
+        "--tls-cert",
+        type=Path,
+        metavar="FILE",
+        help="serve TLS with this certificate chain (PEM: the server's certificate, then its"
+        " intermediates, as an ACME client's fullchain.pem); needs --tls-key",
+    )
+    serve.add_argument(
+        "--tls-key",
+        type=Path,
+        metavar="FILE",
+        help="the certificate's private key (PEM, without a passphrase)",
+    )
+    serve.add_argument(
+        "--metrics-from",
+        action="append",
+        type=_network,
+        metavar="CIDR",
+        help="who may read /metrics: a network or address, repeatable (default: this machine"
+        " only, 127.0.0.1 and ::1; giving any replaces it). The connection's own peer is what"
+        " counts, never X-Forwarded-For: behind a balancer it is the balancer, so allow"
+        " your metrics scraper's network and keep the balancer from forwarding /metrics, or"
+        " use --metrics-port",
+    )
+    serve.add_argument(
+        "--metrics-port",
+        type=_number(0, 65535),
+        metavar="PORT",
+        help="serve /metrics (and /healthz) on this port of its own instead, in plain HTTP on"
+        " the same --host, still only to --metrics-from; the game's port then has no /metrics",
     )
     serve.add_argument(
         "--data-dir",
