@@ -285,6 +285,7 @@ async def test_the_terminal_client_over_wss_plays_and_keeps_the_seat_by_wss(
     )
     held = book.find(wss_url, room.ref)
     assert held is not None and held.ca == str(tls_files.ca) and held.come_back() == back
+    assert book.find(wss_url.replace("wss://", "ws://"), room.ref) is None, "never sent plain"
 
 
 async def test_rooms_reaches_a_wss_server_with_the_ca_its_seat_was_taken_with(
