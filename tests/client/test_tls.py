@@ -80,6 +80,21 @@ def test_an_invitation_says_wss_and_https_when_the_server_says_tls() -> None:
     assert "join AB12 --server friend.example:8765\n" in invitation(here, "AB12")
 
 
+async def test_behind_a_tls_balancer_a_plain_connection_invites_over_wss() -> None:
+    """A node reached in the clear on this machine, advertised at `https://` (a balancer
+    ending TLS in front): friends are given the balancer's `wss://` and `https://`."""
+    config = ServerConfig(host="127.0.0.1", port=0, advertise=("https://games.example",))
+    async with running_server(config) as node:
+        here = await Connection.open(f"ws://127.0.0.1:{node.port}/ws", "ann")
+        try:
+            assert here.welcome is not None and here.welcome.tls
+            words = invitation(here, "AB12")
+        finally:
+            await here.close()
+    assert "join AB12 --server wss://games.example:443\n" in words
+    assert words.endswith("https://games.example:443/r/AB12")
+
+
 def test_an_invitation_over_wss_is_never_plain() -> None:
     here = Connection("wss://127.0.0.1:8765/ws", "ann")
     here.welcome = welcome(tls=False, addresses=["friend.example:8765"])
