@@ -979,7 +979,7 @@ class ParlourApp(App[None]):
 
     def come_back(self, room: RoomModel) -> str:
         """The command that brings this user back into `room`."""
-        return join_command(self.connection.url, room.ref)
+        return join_command(self.connection.url, room.ref, self.connection.ca)
 
     def keep_seats(self, room: RoomModel) -> None:
         """Write down the token of the seats (or hosting) held in `room`, when it changed."""
@@ -999,6 +999,7 @@ class ParlourApp(App[None]):
                 room.yours,
                 host=room.host,
                 name=self.connection.name,
+                ca=self.connection.ca,
             )
         except SeatBookError as error:
             self.notify(f"Your seat could not be written down: {error}", severity="error")

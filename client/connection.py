@@ -10,20 +10,28 @@ rejoining rooms with their seat tokens is the caller's business.
 Every hello carries the player's key, if the client has one (guests have none). A hello
 refused because its name is another player's (`name_taken`) is sent again with the name
 `ask_name` gives, on the same socket, as the server allows; without one, NameTakenError.
+
+A `wss://` address is dialled with TLS, the server's certificate checked as `client.tls`
+says (with a private CA's certificate given as `ca`); a refused certificate is a
+CertificateError, and ends the dialling again too. A `wss://` address is never tried as
+`ws://`.
 """
 
 import asyncio
 import contextlib
 import dataclasses
 import itertools
+import shlex
+import ssl
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from pathlib import Path
+from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage, InvalidURI
 from websockets.typing import Subprotocol
 
 from parlour import __version__
@@ -32,6 +40,7 @@ from parlour.protocol import messages as m
 from parlour.protocol.hosts import this_machine_only
 
 from .invocation import parlour_command
+from .tls import CaFileError, client_context, handshake_words, refusal_words
 
 OPEN_TIMEOUT: Final = 10.0
 ANSWER_TIMEOUT: Final = 15.0
@@ -49,12 +58,20 @@ class ConnectError(Exception):
     """The server could not be reached or refused the connection."""
 
 
-class NameTakenError(ConnectError):
+class LastingRefusalError(ConnectError):
+    """A refusal that dialling again will not change: a dropped connection stops trying."""
+
+
+class NameTakenError(LastingRefusalError):
     """The server said the name belongs to another player, and no other name was given."""
 
     def __init__(self, url: str, name: str) -> None:
         super().__init__(f"the name {name} belongs to another player on this server ({url})")
         self.name = name
+
+
+class CertificateError(LastingRefusalError):
+    """The server's TLS certificate was refused; the message says why and what may help."""
 
 
 class ConnectionLostError(Exception):
@@ -76,7 +93,8 @@ class Dropped:
 
     reason: str
     final: bool = False
-    """The client stopped trying: the server refused its name and no other was given."""
+    """The client stopped trying: the server refused its name and no other was given, or
+    its certificate was refused."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,12 +128,29 @@ def server_url(text: str) -> str:
     return urlunsplit((scheme, parts.netloc, path if path else "/ws", "", ""))
 
 
-def join_command(url: str, ref: str) -> str:
-    """The command that joins room `ref` on the server at `url`, as short as it can be typed:
-    `--server host:port` where the address is the plain one `server_url` makes of that."""
+def server_option(url: str, ca: Path | None = None) -> str:
+    """The `--server` a command reaches the server at `url` by, as short as it can be typed
+    and keeping the scheme (`host:port` plain, `wss://host:port` over TLS, the whole
+    address off `/ws`), with `--ca` when a private CA's certificate is needed."""
     parts = urlsplit(url)
-    server = parts.netloc if parts.scheme == "ws" and parts.path == "/ws" else url
-    return f"{parlour_command()} join {ref} --server {server}"
+    if parts.path != "/ws":
+        server = url
+    elif parts.scheme == "ws":
+        server = parts.netloc
+    else:
+        server = f"{parts.scheme}://{parts.netloc}"
+    words = f"--server {shlex.quote(server)}"
+    return words if ca is None else f"{words} --ca {shlex.quote(str(ca))}"
+
+
+def join_command(url: str, ref: str, ca: Path | None = None) -> str:
+    """The command that joins room `ref` on the server at `url` (trusting the CA in `ca`)."""
+    return f"{parlour_command()} join {ref} {server_option(url, ca)}"
+
+
+def is_tls(url: str) -> bool:
+    """Whether the WebSocket address `url` is reached over TLS."""
+    return urlsplit(url).scheme == "wss"
 
 
 def room_link(url: str, ref: str) -> str:
@@ -128,13 +163,14 @@ def room_link(url: str, ref: str) -> str:
 
 def shared_url(url: str, welcome: m.Welcome | None) -> str:
     """The server's address to give friends: `url`, unless it names this machine alone
-    and the server says where other machines reach it (protocol.md 2.1)."""
+    and the server says where other machines reach it (protocol.md 2.1), over TLS when
+    the server says those addresses are (`tls`) or `url` is; never plain for a `wss://`."""
     parts = urlsplit(url)
-    reach = welcome.addresses if welcome is not None else None
-    if not reach or not this_machine_only(parts.hostname or ""):
+    if welcome is None or not welcome.addresses or not this_machine_only(parts.hostname or ""):
         return url
+    scheme = "wss" if welcome.tls or parts.scheme == "wss" else "ws"
     path = parts.path if parts.path else "/ws"
-    return urlunsplit((parts.scheme, str(reach[0]), path, "", ""))
+    return urlunsplit((scheme, str(welcome.addresses[0]), path, "", ""))
 
 
 def reaches_only_here(url: str, welcome: m.Welcome | None) -> bool:
@@ -154,8 +190,12 @@ class Connection:
         key: str | None = None,
         ask_name: AskName | None = None,
         retry_delays: Sequence[float] = RETRY_DELAYS,
+        ca: Path | None = None,
     ):
         self.url = url
+        self.ca = ca
+        """A private CA's certificate trusted besides the system's, for a `wss://` server."""
+        self._tls = client_context(ca) if is_tls(url) else None
         self.name = name
         """The name the server knows this connection by (changed when a refused one is
         replaced)."""
@@ -183,10 +223,17 @@ class Connection:
         key: str | None = None,
         ask_name: AskName | None = None,
         retry_delays: Sequence[float] = RETRY_DELAYS,
+        ca: Path | None = None,
     ) -> "Connection":
         """Connect, say hello, and start reading; ConnectError if that fails (NameTakenError
-        when the name is another player's and no other was given)."""
-        connection = cls(url, name, key=key, ask_name=ask_name, retry_delays=retry_delays)
+        when the name is another player's and no other was given, CertificateError when the
+        server's certificate is refused)."""
+        try:
+            connection = cls(
+                url, name, key=key, ask_name=ask_name, retry_delays=retry_delays, ca=ca
+            )
+        except CaFileError as error:
+            raise ConnectError(f"--ca {error}") from None
         connection.welcome = await connection._dial()
         connection._reader = asyncio.create_task(connection._read_forever())
         return connection
@@ -241,19 +288,30 @@ class Connection:
             self._waiting.pop(request_id, None)
 
     async def _dial(self) -> m.Welcome:
-        """Open the socket and say hello."""
+        """Open the socket (with TLS for `wss://`) and say hello."""
+        tls: dict[str, Any] = {} if self._tls is None else {"ssl": self._tls}
         try:
             websocket = await connect(
                 self.url,
                 subprotocols=[Subprotocol(MSGPACK)],
                 open_timeout=OPEN_TIMEOUT,
                 compression=None,
+                **tls,
             )
         except ConnectionRefusedError:
             raise ConnectError(
                 f"cannot connect to {self.url}: no server is listening there"
                 f" (start one with `{parlour_command()} serve`, or give --server HOST:PORT)"
             ) from None
+        except ssl.SSLCertVerificationError as error:
+            raise CertificateError(refusal_words(error, self.url, self.ca)) from None
+        except (ssl.SSLError, ConnectionResetError) as error:
+            if self._tls is None:
+                raise ConnectError(f"cannot connect to {self.url}: {error}") from None
+            raise ConnectError(handshake_words(error, self.url)) from None
+        except InvalidMessage as error:
+            hint = "" if self._tls else "; if it serves TLS, its address is wss://HOST:PORT"
+            raise ConnectError(f"cannot connect to {self.url}: {error}{hint}") from None
         except (OSError, InvalidURI, InvalidHandshake, TimeoutError) as error:
             raise ConnectError(f"cannot connect to {self.url}: {error}") from None
         try:
@@ -305,7 +363,7 @@ class Connection:
             self.events.put_nowait(Dropped(reason))
             try:
                 welcome = await self._redial()
-            except NameTakenError as refused:
+            except LastingRefusalError as refused:
                 self._closing = True
                 self.events.put_nowait(Dropped(f"{refused}; not reconnecting", final=True))
                 return
@@ -339,13 +397,13 @@ class Connection:
             self.events.put_nowait(message)
 
     async def _redial(self) -> m.Welcome:
-        """Dial until the server is back; a name refused and not replaced ends the trying
-        (the reader stops, and the caller hears so from `Dropped`)."""
+        """Dial until the server is back; a name refused and not replaced, or a certificate
+        refused, ends the trying (the reader stops, and the caller hears so from `Dropped`)."""
         for attempt in itertools.count():
             await asyncio.sleep(self.retry_delays[min(attempt, len(self.retry_delays) - 1)])
             try:
                 return await self._dial()
-            except NameTakenError:
+            except LastingRefusalError:
                 raise
             except ConnectError:
                 continue
@@ -359,11 +417,24 @@ class Connection:
 
 def invitation(connection: Connection, ref: str) -> str:
     """How friends come into room `ref`: the command and the page's link, each on a line of
-    its own, at the address other machines reach the server by."""
+    its own, at the address other machines reach the server by.
+
+    A client trusting the server by `--ca` says so: friends need that CA's certificate too.
+    The command names it by its file name alone, for friends to save it by, since the path
+    on this machine means nothing on theirs; the note names the path here, to send from."""
     url = shared_url(connection.url, connection.welcome)
+    ca = connection.ca if is_tls(url) else None
+    theirs = None if ca is None else Path(ca.name)
     words = (
-        f"Friends join with:\n{join_command(url, ref)}\nor in a browser at:\n{room_link(url, ref)}"
+        f"Friends join with:\n{join_command(url, ref, theirs)}\n"
+        f"or in a browser at:\n{room_link(url, ref)}"
     )
+    if ca is not None:
+        words += (
+            "\nThe server's certificate is from a private CA: friends need the CA's too."
+            f"\nSend them {ca} (it holds no secret) to save as {theirs}"
+            "\nwhere they run the command, and to trust in their browsers for the link."
+        )
     if reaches_only_here(connection.url, connection.welcome):
         words += (
             "\nOnly this machine reaches this server: start it with"

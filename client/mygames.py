@@ -83,18 +83,21 @@ def finished_row(game: Mapping[str, Any], me: str | None, now: float) -> tuple[s
     return (name, when, result, rating, str(game.get("moves", "")), others)
 
 
-def my_games_text(reply: m.MyGamesReply, me: str | None, now: float) -> str:
-    """This player's games as plain lines, for `parlour mine`."""
+def my_games_text(reply: m.MyGamesReply, me: str | None, now: float, server: str = "") -> str:
+    """This player's games as plain lines, for `parlour mine`; `server` is the `--server`
+    (and `--ca`) the commands it prints need to reach the same server."""
     lines = []
+    there = f" {server}" if server else ""
     if reply.playing:
-        lines.append(f"In play ({parlour_command()} join REF goes back to your seat):")
+        lines.append(f"In play ({parlour_command()} join REF{there} goes back to your seat):")
         for room in reply.playing:
             game, seats, status, ago, ref = playing_row(room, now)
             lines.append(f"  {game} {seats}  {status}, last move {ago}  join: {ref}")
     else:
         lines.append("No games in play.")
     if reply.finished:
-        lines.append(f"Finished ({parlour_command()} replay --record RECORD steps through one):")
+        replay = f"{parlour_command()} replay --record RECORD{there}"
+        lines.append(f"Finished ({replay} steps through one):")
         for game in reply.finished:
             name, when, result, rating, moves, others = finished_row(game, me, now)
             against = f" against {others}" if others else ""

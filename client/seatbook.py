@@ -3,7 +3,9 @@
 A seat's token is the only way back into it, so the client writes every token it is given
 to a file in the user's data directory (platformdirs), one entry per server and room,
 readable and writable by the user alone. `parlour join CODE` finds the token there, and
-`parlour rooms` lists the rooms kept.
+`parlour rooms` lists the rooms kept. The server is kept as the address it was reached
+by, scheme and all, so a seat taken over `wss://` comes back over `wss://`, with the
+private CA's certificate it was trusted by, if any.
 """
 
 import json
@@ -43,10 +45,16 @@ class HeldSeat:
     kept_at: float
     name: str = ""
     """The name this user was known by there, so that coming back keeps it."""
+    ca: str = ""
+    """The private CA certificate (its path) the server was trusted by; "" for none."""
+
+    @property
+    def ca_file(self) -> Path | None:
+        return Path(self.ca) if self.ca else None
 
     def come_back(self) -> str:
-        """The command that comes back into the room."""
-        return join_command(self.server, self.room)
+        """The command that comes back into the room, as it was reached."""
+        return join_command(self.server, self.room, self.ca_file)
 
 
 def default_path() -> Path:
@@ -76,10 +84,13 @@ class SeatBook:
         *,
         host: bool,
         name: str = "",
+        ca: Path | None = None,
     ) -> None:
-        """Remember the token that brings this user back into `room` on `server`."""
+        """Remember the token that brings this user back into `room` on `server` (trusted
+        by the CA certificate in `ca`)."""
         kept = self._read()
-        held = HeldSeat(server, room, token, game, tuple(seats), host, time.time(), name)
+        trusted = "" if ca is None else str(ca.absolute())
+        held = HeldSeat(server, room, token, game, tuple(seats), host, time.time(), name, trusted)
         kept[(server, room)] = held
         newest = sorted(kept.values(), key=lambda seat: -seat.kept_at)[:MAX_KEPT]
         self._write(newest)
@@ -125,8 +136,8 @@ def _held(entry: dict[str, Any]) -> HeldSeat:
     if not isinstance(seats, list) or not all(isinstance(seat, str) for seat in seats):
         raise TypeError("seats is not a list of colours")
     texts = (entry["server"], entry["room"], entry["token"], entry["game"])
-    name = entry.get("name", "")
-    if not all(isinstance(text, str) for text in (*texts, name)):
-        raise TypeError("an entry's server, room, token, game and name are text")
+    name, ca = entry.get("name", ""), entry.get("ca", "")
+    if not all(isinstance(text, str) for text in (*texts, name, ca)):
+        raise TypeError("an entry's server, room, token, game, name and ca are text")
     kept_at = float(entry["kept_at"])
-    return HeldSeat(*texts, tuple(seats), bool(entry["host"]), kept_at, name)
+    return HeldSeat(*texts, tuple(seats), bool(entry["host"]), kept_at, name, ca)

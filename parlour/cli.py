@@ -392,6 +392,34 @@ def _server(text: str) -> str:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _ca(text: str) -> Path:
+    """`--ca FILE`: a CA certificate to trust, read now so that a bad one is said at once."""
+    from parlour.client.tls import CaFileError, client_context  # noqa: PLC0415
+
+    path = Path(text).expanduser().absolute()
+    try:
+        client_context(path)
+    except CaFileError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return path
+
+
+def _add_ca(command: argparse.ArgumentParser, *, what: str = "the server") -> None:
+    command.add_argument(
+        "--ca",
+        type=_ca,
+        metavar="FILE",
+        help=f"trust the CA whose certificate (PEM) is in FILE, besides this machine's, to"
+        f" check the certificate of {what} at a wss:// or https:// --server",
+    )
+
+
+SERVER_HELP = (
+    f"host:port, or wss://host:port (an https:// link too) for a server with TLS"
+    f" (default {LOCAL_SERVER}, a server on this machine)"
+)
+
+
 def _add_client_commands(commands: Any) -> None:
     """play, host and join: the terminal client, seated in a room."""
     game_names = sorted(GAMES)
@@ -418,12 +446,9 @@ def _add_client_commands(commands: Any) -> None:
     )
     host.add_argument("game", choices=game_names, metavar="GAME", help="a game name")
     host.add_argument(
-        "--server",
-        type=_server,
-        default=LOCAL_SERVER,
-        metavar="URL",
-        help=f"host:port (default {LOCAL_SERVER}, a server on this machine)",
+        "--server", type=_server, default=LOCAL_SERVER, metavar="URL", help=SERVER_HELP
     )
+    _add_ca(host)
     host.add_argument("--public", action="store_true", help="list the room in the lobby")
     host.add_argument(
         "--unrated",
@@ -503,12 +528,9 @@ def _add_client_commands(commands: Any) -> None:
         " back into the seats you hold there, if any",
     )
     join.add_argument(
-        "--server",
-        type=_server,
-        default=LOCAL_SERVER,
-        metavar="URL",
-        help=f"host:port (default {LOCAL_SERVER}, a server on this machine)",
+        "--server", type=_server, default=LOCAL_SERVER, metavar="URL", help=SERVER_HELP
     )
+    _add_ca(join)
     seat = join.add_mutually_exclusive_group()
     seat.add_argument("--seat", metavar="COLOUR", help="the seat to take (default: a free one)")
     seat.add_argument("--watch", action="store_true", help="watch without a seat")
@@ -521,6 +543,7 @@ def _add_client_commands(commands: Any) -> None:
     rooms.add_argument(
         "--server", type=_server, metavar="URL", help="only the rooms on this server"
     )
+    _add_ca(rooms, what="the servers (the one a seat was taken with is kept for it)")
     for command in (play, host, join):
         command.add_argument(
             "--guest",
@@ -588,8 +611,9 @@ def _add_player_commands(commands: Any) -> None:
             type=_server,
             default=LOCAL_SERVER,
             metavar="URL",
-            help=f"{asked}host:port (default {LOCAL_SERVER}, a server on this machine)",
+            help=f"{asked}{SERVER_HELP}",
         )
+        _add_ca(command)
         command.add_argument(
             "--name",
             metavar="NAME",

@@ -17,7 +17,12 @@ import time
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
-from parlour.client.connection import Connection, ConnectionLostError, RefusedError
+from parlour.client.connection import (
+    Connection,
+    ConnectionLostError,
+    RefusedError,
+    server_option,
+)
 from parlour.client.leaderboard import leaderboard_text, you
 from parlour.client.mygames import my_games_text
 from parlour.client.playerkey import KeyFile, PlayerKey, PlayerKeyError, parse_key
@@ -26,7 +31,7 @@ from parlour.client.replaymodel import ReplayModel
 from parlour.protocol import messages as m
 from parlour.protocol.errors import ProtocolError
 from parlour.protocol.messages import MAX_GAME_FILE
-from parlour.terminal import SetupError, connected, player_key, player_name
+from parlour.terminal import SetupError, connected, player_key, player_name, trusted_ca
 
 
 def show_key(key_file: KeyFile) -> None:
@@ -97,7 +102,8 @@ def import_key(key_file: KeyFile, words: list[str], *, yes: bool) -> int:
 def looking(args: argparse.Namespace) -> AbstractAsyncContextManager[Connection]:
     """A connection for a command that only looks: it says hello with the name last played
     under, so that it renames nobody."""
-    return connected(args.server, player_name(args, looking=True), player_key(args))
+    name, ca = player_name(args, looking=True), trusted_ca(args)
+    return connected(args.server, name, player_key(args), ca=ca)
 
 
 async def leaderboard(args: argparse.Namespace) -> int:
@@ -123,7 +129,8 @@ async def mine(args: argparse.Namespace) -> int:
         if not isinstance(answer, m.MyGamesReply):
             raise SetupError(f"the server answered {answer.TYPE!r}, not your games")
         print(f"Your games on {args.server}, as {connection.name}:")
-        print(my_games_text(answer, you(connection.welcome), time.time()))
+        server = server_option(connection.url, connection.ca)
+        print(my_games_text(answer, you(connection.welcome), time.time(), server))
     return 0
 
 

@@ -8,6 +8,9 @@ screen, so `host` can print the room code and the command friends join with.
 Every hello carries this user's player key (made on the first run), unless `--guest`; a
 name the server says is another player's is asked again at the terminal, or refused with
 a word on `--name` where nobody is there to ask.
+
+A `wss://` server's certificate is checked, trusting a private CA given with `--ca`; a
+refused one is a one-line error that says why (client.tls).
 """
 
 import argparse
@@ -16,6 +19,7 @@ import contextlib
 import getpass
 import sys
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from parlour.bots import levels_for
@@ -27,6 +31,7 @@ from parlour.client.connection import (
     NameTakenError,
     RefusedError,
     invitation,
+    is_tls,
 )
 from parlour.client.dialogs import NAME_LENGTH
 from parlour.client.editor import EditorApp
@@ -235,11 +240,26 @@ async def ask_in_terminal(taken: str) -> str | None:
     return typed.strip()[:NAME_LENGTH] or None
 
 
+def trusted_ca(args: argparse.Namespace) -> Path | None:
+    """The private CA certificate `--ca` gives for `--server`; SetupError for a plain
+    server, which has no certificate to check (a wss:// address is never made plain)."""
+    ca: Path | None = getattr(args, "ca", None)
+    if ca is not None and not is_tls(args.server):
+        raise SetupError(
+            f"--ca trusts a CA for a server reached over TLS, and {args.server} is plain:"
+            " give --server wss://HOST:PORT (or an https:// link)"
+        )
+    return ca
+
+
 @contextlib.asynccontextmanager
-async def connected(url: str, name: str, key: str | None = None) -> AsyncIterator[Connection]:
-    """A connection that has said hello with `name` and `key`, closed on the way out."""
+async def connected(
+    url: str, name: str, key: str | None = None, *, ca: Path | None = None
+) -> AsyncIterator[Connection]:
+    """A connection that has said hello with `name` and `key` (trusting the CA certificate
+    in `ca` for a `wss://` server), closed on the way out."""
     try:
-        connection = await Connection.open(url, name, key=key, ask_name=ask_in_terminal)
+        connection = await Connection.open(url, name, key=key, ask_name=ask_in_terminal, ca=ca)
     except NameTakenError as error:
         raise SetupError(f"{error}: choose another with --name NAME") from None
     except ConnectError as error:
@@ -289,9 +309,10 @@ async def play(args: argparse.Namespace) -> None:
 async def host(args: argparse.Namespace) -> None:
     """A room on a running server for friends to join."""
     room_options(args)
+    ca = trusted_ca(args)
     if not await edit_position(args):
         return
-    async with connected(args.server, player_name(args), player_key(args)) as connection:
+    async with connected(args.server, player_name(args), player_key(args), ca=ca) as connection:
         welcomed(connection)
         room = await create_room(connection, args, public=args.public)
         invited = invitation(connection, room.ref)
@@ -314,12 +335,13 @@ async def join(args: argparse.Namespace) -> None:
     args.code = typed_room(args.code)
     if args.code is None and (args.seat or args.watch):
         raise SetupError("--seat and --watch need the room's CODE; without one, pick in the lobby")
+    ca = trusted_ca(args)
     book = SeatBook()
     name = player_name(args)
     if args.name is None and args.code is not None and not (args.seat or args.watch):
         held = _held(book, args.server, args.code)
         name = held.name if held is not None and held.name else name
-    async with connected(args.server, name, player_key(args)) as connection:
+    async with connected(args.server, name, player_key(args), ca=ca) as connection:
         welcomed(connection)
         room = None if args.code is None else await enter_room(connection, args, book)
         app = ParlourApp(connection, room, book=book)
@@ -334,6 +356,7 @@ async def rooms(args: argparse.Namespace) -> None:
     except SeatBookError as error:
         raise SetupError(str(error)) from None
     if args.server is not None:
+        trusted_ca(args)
         held = [seat for seat in held if seat.server == args.server]
     if not held:
         print(
@@ -347,7 +370,9 @@ async def rooms(args: argparse.Namespace) -> None:
         try:
             played = next((seat.name for seat in here if seat.name), None)
             name = args.name or played or player_name(args, looking=True)
-            async with connected(server, name, player_key(args)) as connection:
+            kept = next((seat.ca_file for seat in here if seat.ca), None)
+            ca = (args.ca or kept) if is_tls(server) else None
+            async with connected(server, name, player_key(args), ca=ca) as connection:
                 for seat in here:
                     print(f"  {await _room_line(connection, seat)}")
         except SetupError as error:

@@ -323,7 +323,8 @@ async def test_the_commands_print_the_leaderboard_and_my_games(
     me = player_id(str(player.key))
     assert board.strip() == leaderboard_text(reply, me)
     assert "(computer)" in board and "(you)" in board
-    assert my_games_text(games, me, time.time()) in mine
+    assert my_games_text(games, me, time.time(), " ".join(server[:2])) in mine
+    assert f"replay --record RECORD {' '.join(server[:2])} steps" in mine
     assert f"record {games.finished[0]['record']}" in mine and "won" in mine
 
 

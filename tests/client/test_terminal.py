@@ -1,5 +1,5 @@
 """The terminal client in a real terminal: tmux runs `parlour play` and `parlour host`, and
-reads their screens back."""
+reads their screens back; over `wss://` too, the printed commands pasted back."""
 
 import asyncio
 import os
@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from parlour.server import ParlourServer
+from tests.tlsfiles import TlsFiles
 
 WAIT = 60.0
 """Seconds for the server, its bot workers and the client to come up on a busy machine."""
@@ -41,8 +42,8 @@ class Tmux:
         )
         return done.stdout
 
-    def screen(self) -> str:
-        return self.run("capture-pane", "-p", "-t", "play")
+    def screen(self, target: str = "play") -> str:
+        return self.run("capture-pane", "-p", "-t", target)
 
     def wait_for(self, pattern: str) -> str:
         deadline = time.monotonic() + WAIT
@@ -145,12 +146,59 @@ async def test_quitting_and_coming_back_with_the_same_command(
         )
 
 
-async def wait_for(terminal: Tmux, pattern: str) -> str:
+async def wait_for(terminal: Tmux, pattern: str, target: str = "play") -> str:
     """The screen once `pattern` shows on it, letting the server in this process run."""
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
-        shown = terminal.screen()
+        shown = terminal.screen(target)
         if re.search(pattern, shown):
             return shown
         await asyncio.sleep(0.25)
-    raise AssertionError(f"{pattern!r} never showed; the screen:\n{terminal.screen()}")
+    raise AssertionError(f"{pattern!r} never showed; the screen:\n{terminal.screen(target)}")
+
+
+async def test_over_wss_the_printed_commands_come_back_over_wss(
+    tls_server: ParlourServer, tls_files: TlsFiles, tmp_path: Path
+) -> None:
+    """`parlour host --server wss://... --ca FILE`: the invitation, pasted by a friend who
+    saved the CA's certificate as it says, seats them over TLS; the come-back command
+    printed at quitting brings the host back over TLS, trusting the same CA."""
+    friend = tmp_path / "bea"
+    friend.mkdir()
+    shutil.copy(tls_files.ca, friend / "ca.pem")
+    terminal = Tmux()
+    terminal.env["PS1"] = "$ "
+    try:
+        for session, folder in (("play", tmp_path), ("friend", friend)):
+            size = ("-x", "220", "-y", "45")
+            terminal.run("new-session", "-d", "-s", session, "-c", str(folder), *size, "sh")
+        server = f"wss://127.0.0.1:{tls_server.port}"
+        host = f"{sys.executable} -m parlour host othello --server {server} --ca {tls_files.ca}"
+        terminal.run("send-keys", "-t", "play", f"XDG_DATA_HOME={tmp_path / 'ann'} {host}")
+        terminal.run("send-keys", "-t", "play", " --name ann", "Enter")
+        invited = r"(\S+ -m parlour join (\S+) --server wss://127\.0\.0\.1:\d+ --ca ca\.pem)\s"
+        shown = await wait_for(terminal, invited)
+        found = re.search(invited, shown)
+        assert found is not None
+        assert "Send them " + str(tls_files.ca) in shown
+        pasted = f"XDG_DATA_HOME={friend / 'data'} {found.group(1)} --name bea"
+        terminal.run("send-keys", "-t", "friend", pasted, "Enter")
+        await wait_for(terminal, r"White: bea \(you\)", "friend")
+        await wait_for(terminal, r"White: bea")
+        terminal.run("send-keys", "-t", "play", "F10")
+        await wait_for(terminal, r"Your seats stay yours: come back with")
+        terminal.run("send-keys", "-t", "play", "Tab", "Enter")
+        printed = r"Come back with:  (\S+ -m parlour join \S+ --server (\S+) --ca (\S+))"
+        back = re.search(printed, await wait_for(terminal, printed))
+        assert back is not None and found.group(2) in back.group(1)
+        assert (back.group(2), back.group(3)) == (server, str(tls_files.ca))
+        room = next(iter(tls_server.lobby.rooms.values()))
+        assert room.host_conn is None
+        command = f"XDG_DATA_HOME={tmp_path / 'ann'} {back.group(1)}"
+        terminal.run("send-keys", "-t", "play", command, "Enter")
+        await wait_for(terminal, r"Black: ann \(you\)")
+        assert room.host_conn is not None and room.host_conn == room.seats[0].conn
+    finally:
+        subprocess.run(
+            ["tmux", "-L", terminal.socket, "kill-server"], capture_output=True, check=False
+        )
