@@ -89,6 +89,7 @@ def _serve(args: argparse.Namespace) -> int:
     from parlour.server import ServerConfig  # noqa: PLC0415 (only `serve` needs the server)
     from parlour.server.serve import data_directory, serve  # noqa: PLC0415
     from parlour.server.store import StoreError  # noqa: PLC0415
+    from parlour.server.tls import TlsError  # noqa: PLC0415
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)  # a line per request is noise
@@ -104,6 +105,10 @@ def _serve(args: argparse.Namespace) -> int:
             "--bot-workers 0 leaves the bots nobody to think for them: it needs --redis and"
             " `parlour worker` processes taking their searches"
         )
+    if args.tls_cert is not None and args.tls_key is None:
+        raise CommandError("--tls-cert needs --tls-key too: the certificate's private key")
+    if args.tls_key is not None and args.tls_cert is None:
+        raise CommandError("--tls-key needs --tls-cert too: the certificate it is the key of")
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -113,10 +118,12 @@ def _serve(args: argparse.Namespace) -> int:
         redis_url=redis_url,
         lease_seconds=args.lease,
         advertise=tuple(args.advertise),
+        tls_cert=args.tls_cert,
+        tls_key=args.tls_key,
     )
     try:
         asyncio.run(serve(config))
-    except (StoreError, ConnectionError) as error:
+    except (StoreError, ConnectionError, TlsError) as error:
         raise CommandError(str(error)) from None
     except OSError as error:
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {error}") from None
@@ -242,7 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="run the game server",
         description="Host rooms for every game on one port: the WebSocket endpoint at /ws,"
-        " /healthz and /metrics. Stops cleanly on SIGTERM or Ctrl-C.",
+        " /healthz and /metrics. Stops cleanly on SIGTERM or Ctrl-C. With --tls-cert and"
+        " --tls-key the port speaks TLS (https:// and wss://), and SIGHUP reads the two files"
+        " again (a renewed certificate) without dropping anyone.",
     )
     serve.add_argument(
         "--host",
@@ -264,6 +273,19 @@ def build_parser() -> argparse.ArgumentParser:
         type=_number(0, 65535),
         default=DEFAULT_PORT,
         help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)",
+    )
+    serve.add_argument(
+        "--tls-cert",
+        type=Path,
+        metavar="FILE",
+        help="serve TLS with this certificate chain (PEM: the server's certificate, then its"
+        " intermediates, as an ACME client's fullchain.pem); needs --tls-key",
+    )
+    serve.add_argument(
+        "--tls-key",
+        type=Path,
+        metavar="FILE",
+        help="the certificate's private key (PEM, without a passphrase)",
     )
     serve.add_argument(
         "--data-dir",

@@ -328,6 +328,7 @@ class Welcome(Message):
     games: list[Any] = spec(ANY)
     player: dict[str, Any] | None = spec(ANY, None)
     addresses: list[str] | None = spec(ANY, None)
+    tls: bool = spec(BOOL, False)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

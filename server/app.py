@@ -9,6 +9,7 @@ import contextlib
 import itertools
 import logging
 import sqlite3
+import ssl
 import time
 from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ from .routes import http_router
 from .static import WebSite
 from .store import FILE_NAME as STORE_FILE
 from .store import MEMORY, Store
+from .tls import TlsError, load_certificate, server_context
 from .workers import BotWorkers, Think, Thinkers
 
 log = logging.getLogger("parlour.server")
@@ -94,6 +96,11 @@ class ServerConfig:
     trusted_proxies: tuple[str, ...] = TRUSTED_PROXIES
     """Networks of the proxies (balancers) whose `X-Forwarded-For` names the client, whose
     address the guessing limit counts by; from any other peer the peer is the client."""
+    tls_cert: Path | None = None
+    """The certificate chain (PEM) the server serves `https://` and `wss://` with; with
+    `tls_key`, or neither (plain `http://` and `ws://`)."""
+    tls_key: Path | None = None
+    """The private key (PEM, unencrypted) of `tls_cert`."""
 
 
 def select_subprotocol(
@@ -128,6 +135,8 @@ class ParlourServer:
         self._server: Server | None = None
         self._closing = False
         self.store: Store | None = None
+        self.ssl_context: ssl.SSLContext | None = None
+        """What the server serves TLS with, when it does; `reload_tls` renews it in place."""
 
     @property
     def port(self) -> int:
@@ -142,6 +151,7 @@ class ParlourServer:
         StoreError if the data directory holds a database this server cannot use.
         """
         config = self.config
+        self.ssl_context = tls_context(config)
         self.store = Store(MEMORY if config.data_dir is None else config.data_dir / STORE_FILE)
         self.lobby.archive = self.store
         if config.data_dir is not None:
@@ -163,6 +173,7 @@ class ParlourServer:
             config = self.config
             reach = await asyncio.to_thread(reachable, config.host, self.port, config.advertise)
             self.lobby.reach = reach
+            self.lobby.tls = self.ssl_context is not None
         except BaseException:
             await self._workers.close()
             raise
@@ -212,6 +223,7 @@ class ParlourServer:
             subprotocols=[Subprotocol(name) for name in SUBPROTOCOLS],
             select_subprotocol=select_subprotocol,
             process_request=http_router(self.health_problem, self._render_metrics, self.site),
+            ssl=self.ssl_context,
             max_size=MAX_FRAME_BYTES,
             # Updates are under 1 KiB, while permessage-deflate keeps some 40 KiB of zlib
             # state for each connection: memory, not bandwidth, is what runs short.
@@ -222,6 +234,22 @@ class ParlourServer:
             # long for each handshake, not websockets' 10 s, so SIGTERM stops in seconds.
             close_timeout=CLOSE_TIMEOUT,
         )
+
+    def reload_tls(self) -> bool:
+        """Read the certificate files again (a renewal) into the context the server serves:
+        the next handshakes get the new certificate, open connections keep theirs. Files
+        that cannot be used are logged and the certificate served stays. Whether it took."""
+        config = self.config
+        if self.ssl_context is None or config.tls_cert is None or config.tls_key is None:
+            log.warning("asked to reload the certificate, but this server serves no TLS")
+            return False
+        try:
+            load_certificate(self.ssl_context, config.tls_cert, config.tls_key)
+        except TlsError as error:
+            log.error("certificate not reloaded, still serving the one before: %s", error)
+            return False
+        log.info("certificate reloaded from %s and %s", config.tls_cert, config.tls_key)
+        return True
 
     def health_problem(self) -> str | None:
         """Why the server should be sent no new players now, if it should not."""
@@ -509,6 +537,18 @@ async def running_server(config: ServerConfig) -> AsyncIterator[ParlourServer]:
     finally:
         server.close()
         await server.wait_closed()
+
+
+def tls_context(config: ServerConfig) -> ssl.SSLContext | None:
+    """The TLS context `config`'s certificate files make, if it names them.
+
+    TlsError if it names one without the other, or the files cannot be used.
+    """
+    if config.tls_cert is None and config.tls_key is None:
+        return None
+    if config.tls_cert is None or config.tls_key is None:
+        raise TlsError("give both the certificate (tls_cert) and its key (tls_key), or neither")
+    return server_context(config.tls_cert, config.tls_key)
 
 
 def make_server(config: ServerConfig) -> ParlourServer:

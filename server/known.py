@@ -47,6 +47,7 @@ class Known:
     rooms: dict[str, Room]
     archive: Archive | None
     reach: list[str]
+    tls: bool
     _replays: list["ReplayAsked"]
     _ask: Callable[[ArchiveAsk], Outbox]
     """Ask the database (`Keeping`)."""
@@ -119,6 +120,7 @@ class Known:
             games=games,
             player=player,
             addresses=list(self.reach) or None,
+            tls=self.tls,
         )
         return [(conn, welcome)]
 

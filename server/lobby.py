@@ -154,6 +154,9 @@ class Lobby(Keeping, Known):
     reach: list[str] = field(default_factory=list)
     """`host:port` addresses other machines reach this server at, best first, for the
     invitations clients print (`reach.py`)."""
+    tls: bool = False
+    """Whether those addresses are reached over TLS (`wss://`, `https://`): the server serves
+    it, or a balancer in front of it does."""
 
     def __post_init__(self) -> None:
         self.guessing = GuessLimit(self.clock, self.limits.guesses, self.limits.guess_window)

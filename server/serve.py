@@ -1,4 +1,5 @@
-"""`parlour serve`: run a server until SIGTERM or SIGINT, then close every client with 1001."""
+"""`parlour serve`: run a server until SIGTERM or SIGINT, then close every client with 1001;
+SIGHUP reads the certificate files again."""
 
 import asyncio
 import logging
@@ -28,10 +29,15 @@ def data_directory(chosen: Path | None) -> Path:
     return path
 
 
-def addresses(host: str, port: int) -> tuple[str, str]:
+def addresses(host: str, port: int, *, tls: bool = False) -> tuple[str, str]:
     """The WebSocket and browser addresses to print for a server on `host`:`port`."""
-    shown = joined("127.0.0.1" if host in EVERY_ADDRESS else host, port)
-    return f"ws://{shown}{WEBSOCKET_PATH}", f"http://{shown}/"
+    return urls(joined("127.0.0.1" if host in EVERY_ADDRESS else host, port), tls=tls)
+
+
+def urls(address: str, *, tls: bool) -> tuple[str, str]:
+    """The WebSocket and browser addresses of the server at `host:port`, over TLS or not."""
+    secure = "s" if tls else ""
+    return f"ws{secure}://{address}{WEBSOCKET_PATH}", f"http{secure}://{address}/"
 
 
 def shown_url(url: str) -> str:
@@ -43,20 +49,24 @@ async def serve(config: ServerConfig) -> None:
     """Serve until told to stop by a signal."""
     server = make_server(config)
     await server.start()
-    websocket_url, page_url = addresses(config.host, server.port)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    serving_tls = server.ssl_context is not None
+    if serving_tls:
+        loop.add_signal_handler(signal.SIGHUP, server.reload_tls)
+    websocket_url, page_url = addresses(config.host, server.port, tls=serving_tls)
     print(f"parlour {__version__} serving {websocket_url} (browser: {page_url})", flush=True)
     for address in server.lobby.reach:
-        print(f"other machines: ws://{address}{WEBSOCKET_PATH} (browser: http://{address}/)")
+        websocket_url, page_url = urls(address, tls=server.lobby.tls)
+        print(f"other machines: {websocket_url} (browser: {page_url})")
     if not server.lobby.reach:
         print("only this machine can connect (--host 0.0.0.0 lets other machines in)")
     if config.redis_url is not None:
         print(f"cluster node: rooms kept in Redis at {shown_url(config.redis_url)}", flush=True)
     else:
         print(f"data directory: {config.data_dir}", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
     await stop.wait()
     log.info("shutting down: closing every connection with 1001")
     server.close()

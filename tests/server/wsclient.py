@@ -4,6 +4,7 @@ import asyncio
 import dataclasses
 import functools
 import itertools
+import ssl
 from collections.abc import Callable
 from typing import Self
 
@@ -37,14 +38,17 @@ class Client:
         *,
         key: str | None = None,
         greet: bool = True,
+        tls: ssl.SSLContext | None = None,
     ) -> Self:
-        """A connection to the server on `port`, welcomed under `name` (and `key`) unless
-        it is not to `greet`."""
+        """A connection to the server on `port` (over TLS, trusting what `tls` trusts, when
+        given), welcomed under `name` (and `key`) unless it is not to `greet`."""
+        scheme = "ws" if tls is None else "wss"
         websocket = await connect(
-            f"ws://127.0.0.1:{port}/ws",
+            f"{scheme}://127.0.0.1:{port}/ws",
             subprotocols=[Subprotocol(subprotocol)],
             open_timeout=TIMEOUT,
             additional_headers=headers,
+            ssl=tls,
         )
         client = cls(websocket, subprotocol)
         if not greet:
