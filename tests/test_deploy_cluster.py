@@ -171,6 +171,17 @@ def test_the_balancer_publishes_http_and_https_and_redirects_to_the_published_ht
     )
 
 
+def test_tls_is_1_2_or_later_with_forward_secret_aead_ciphers_only() -> None:
+    # OpenSSL 3 refuses TLS 1.0 and 1.1 on its own as well, which hides the setting's
+    # absence from the test with a real HAProxy: it is read here.
+    config = CONFIG.read_text()
+    assert re.search(r"^    ssl-default-bind-options ssl-min-ver TLSv1.2\b", config, re.MULTILINE)
+    [ciphers] = re.findall(r"^    ssl-default-bind-ciphers (\S+)$", config, re.MULTILINE)
+    for cipher in ciphers.split(":"):
+        assert cipher.startswith("ECDHE-"), cipher
+        assert "GCM" in cipher or "CHACHA20-POLY1305" in cipher, cipher
+
+
 def test_haproxy_passes_its_own_configuration_check(tmp_path: Path, certs: Path) -> None:
     config = tmp_path / "haproxy.cfg"
     config.write_text(with_certs(certs))

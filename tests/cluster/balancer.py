@@ -35,13 +35,17 @@ class Balancer(Spawned):
 
 @contextlib.asynccontextmanager
 async def running_balancer(
-    folder: Path, node_ports: Sequence[int], certs: Path, settings: Mapping[str, str]
+    folder: Path,
+    node_ports: Sequence[int],
+    certs: Path,
+    settings: Mapping[str, str],
+    ports: tuple[int, int] | None = None,
 ) -> AsyncIterator[Balancer]:
     """deploy/haproxy.cfg running in front of `node_ports` with the certificates in `certs`
-    and the configuration's `settings` (PARLOUR_HTTPS_PORT is the balancer's own), once it
-    accepts connections; stopped at the end."""
+    and the configuration's `settings` (PARLOUR_HTTPS_PORT is the balancer's own), on the
+    (http, https) `ports` or free ones, once it accepts connections; stopped at the end."""
     haproxy = need_haproxy()
-    http_port, https_port = free_port(), free_port()
+    http_port, https_port = ports or (free_port(), free_port())
     config = folder / "haproxy.cfg"
     config.write_text(
         loopback_config(
