@@ -101,6 +101,21 @@ def test_a_renewal_replaces_the_file_whole(setting: Setting, tmp_path: Path) -> 
     assert setting.docker_calls().count(f"{ROOT} | compose kill -s HUP balancer") == 2
 
 
+def test_as_certbots_deploy_hook_it_takes_the_renewed_files_by_name_alone(
+    setting: Setting, tmp_path: Path
+) -> None:
+    lineage = tmp_path / "live" / NAME
+    lineage.mkdir(parents=True)
+    shutil.copy(setting.files.cert, lineage / "fullchain.pem")
+    shutil.copy(setting.files.key, lineage / "privkey.pem")
+    setting.env["RENEWED_LINEAGE"] = str(lineage)
+    result = setting.run(NAME)
+    assert result.returncode == 0, result.stderr
+    expected = setting.files.cert.read_bytes() + setting.files.key.read_bytes()
+    assert (setting.certs / f"{NAME}.pem").read_bytes() == expected
+    assert f"{ROOT} | compose kill -s HUP balancer" in setting.docker_calls()
+
+
 def test_a_balancer_that_is_not_running_is_left_to_read_it_when_it_starts(
     setting: Setting,
 ) -> None:
@@ -155,8 +170,12 @@ def test_a_name_haproxy_would_skip_or_that_leaves_the_folder_is_refused(
     assert not setting.certs.exists()
 
 
-def test_it_says_how_to_call_it(setting: Setting) -> None:
-    result = setting.run(NAME, setting.files.cert)
+@pytest.mark.parametrize("count", [1, 2, 4])
+def test_it_says_how_to_call_it(setting: Setting, count: int) -> None:
+    setting.env.pop("RENEWED_LINEAGE", None)
+    args = [NAME, setting.files.cert, setting.files.key, setting.files.ca][:count]
+    result = setting.run(*args)
     assert result.returncode == 2
     assert "usage:" in result.stderr
     assert "NAME FULLCHAIN KEY" in result.stderr
+    assert not setting.certs.exists()
