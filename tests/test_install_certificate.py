@@ -173,8 +173,8 @@ def test_a_name_haproxy_would_skip_or_that_leaves_the_folder_is_refused(
 @pytest.mark.parametrize("count", [1, 2, 4])
 def test_it_says_how_to_call_it(setting: Setting, count: int) -> None:
     setting.env.pop("RENEWED_LINEAGE", None)
-    args = [NAME, setting.files.cert, setting.files.key, setting.files.ca][:count]
-    result = setting.run(*args)
+    args: list[str | Path] = [NAME, setting.files.cert, setting.files.key, setting.files.ca]
+    result = setting.run(*args[:count])
     assert result.returncode == 2
     assert "usage:" in result.stderr
     assert "NAME FULLCHAIN KEY" in result.stderr
