@@ -2,6 +2,7 @@
 
 import argparse
 import asyncio
+import ipaddress
 import logging
 import os
 import re
@@ -87,6 +88,8 @@ def _games(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     """Run the game server until SIGTERM or SIGINT."""
     from parlour.server import ServerConfig  # noqa: PLC0415 (only `serve` needs the server)
+    from parlour.server.addresses import METRICS_FROM  # noqa: PLC0415
+    from parlour.server.reach import AdvertiseError  # noqa: PLC0415
     from parlour.server.serve import data_directory, serve  # noqa: PLC0415
     from parlour.server.store import StoreError  # noqa: PLC0415
     from parlour.server.tls import TlsError  # noqa: PLC0415
@@ -109,6 +112,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise CommandError("--tls-cert needs --tls-key too: the certificate's private key")
     if args.tls_key is not None and args.tls_cert is None:
         raise CommandError("--tls-key needs --tls-cert too: the certificate it is the key of")
+    if args.metrics_port is not None and args.metrics_port == args.port != 0:
+        raise CommandError("--metrics-port must be another port than --port, the game's")
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -120,10 +125,12 @@ def _serve(args: argparse.Namespace) -> int:
         advertise=tuple(args.advertise),
         tls_cert=args.tls_cert,
         tls_key=args.tls_key,
+        metrics_from=tuple(args.metrics_from or METRICS_FROM),
+        metrics_port=args.metrics_port,
     )
     try:
         asyncio.run(serve(config))
-    except (StoreError, ConnectionError, TlsError) as error:
+    except (StoreError, ConnectionError, TlsError, AdvertiseError) as error:
         raise CommandError(str(error)) from None
     except OSError as error:
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {error}") from None
@@ -148,7 +155,7 @@ def _worker(args: argparse.Namespace) -> int:
 
 
 def _advertise(text: str) -> str:
-    """`--advertise HOST[:PORT]`, checked."""
+    """`--advertise [https://]HOST[:PORT]`, checked."""
     from parlour.server.reach import AdvertiseError, advertised  # noqa: PLC0415
 
     try:
@@ -156,6 +163,16 @@ def _advertise(text: str) -> str:
     except AdvertiseError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text.strip()
+
+
+def _network(text: str) -> str:
+    """`--metrics-from CIDR`, checked: a network such as 10.0.0.0/8, or one address."""
+    try:
+        return str(ipaddress.ip_network(text.strip(), strict=False))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a network such as 10.0.0.0/8 or an address such as 10.0.0.5"
+        ) from None
 
 
 def _redis_url(text: str) -> str:
@@ -263,10 +280,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         type=_advertise,
         default=[],
-        metavar="HOST[:PORT]",
+        metavar="[https://]HOST[:PORT]",
         help="the address other machines reach this server at, for invitations, where it is"
         " not the one listened on (behind a balancer or a router forwarding a port);"
-        " repeat for several (default: with --host 0.0.0.0, this machine's addresses)",
+        " repeat for several (default: with --host 0.0.0.0, this machine's addresses)."
+        " https://HOST[:PORT] (or wss://) is a balancer serving TLS, port 443 unless given:"
+        " invitations then name wss:// and https://",
     )
     serve.add_argument(
         "--port",
@@ -286,6 +305,24 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="FILE",
         help="the certificate's private key (PEM, without a passphrase)",
+    )
+    serve.add_argument(
+        "--metrics-from",
+        action="append",
+        type=_network,
+        metavar="CIDR",
+        help="who may read /metrics: a network or address, repeatable (default: this machine"
+        " only, 127.0.0.1 and ::1; giving any replaces it). The connection's own peer is what"
+        " counts, never X-Forwarded-For: behind a balancer it is the balancer, so allow"
+        " your metrics scraper's network and keep the balancer from forwarding /metrics, or"
+        " use --metrics-port",
+    )
+    serve.add_argument(
+        "--metrics-port",
+        type=_number(0, 65535),
+        metavar="PORT",
+        help="serve /metrics (and /healthz) on this port of its own instead, in plain HTTP on"
+        " the same --host, still only to --metrics-from; the game's port then has no /metrics",
     )
     serve.add_argument(
         "--data-dir",

@@ -25,6 +25,9 @@ TRUSTED_PROXIES: Final = (
 )
 """Loopback and private networks, where a balancer in front of the server sits (as
 HAProxy does in docker-compose.yml's cluster); what Rails trusts by default."""
+METRICS_FROM: Final = ("127.0.0.1/32", "::1/128")
+"""Who may read `/metrics` unless the operator says otherwise: this machine, by its
+loopback address. (Another 127/8 address stands for another machine in the tests.)"""
 IPV6_CLIENT_PREFIX: Final = 64
 UNKNOWN: Final = "unknown"
 
@@ -47,6 +50,13 @@ def client_address(peer: str | None, forwarded: Sequence[str], trusted: Sequence
             break
         current = named
     return _key(current)
+
+
+def peer_in(peer: str | None, allowed: Sequence[Network]) -> bool:
+    """Whether the connection's peer address `peer` is in one of the networks `allowed`.
+    Only the peer counts, never `X-Forwarded-For`: behind a balancer, the balancer is it."""
+    address = _address(peer)
+    return address is not None and _trusted(address, allowed)
 
 
 def _address(text: str | None) -> Address | None:

@@ -35,13 +35,13 @@ from parlour.protocol import messages as m
 from parlour.protocol.session import FLOOD_CLOSE_AFTER
 from parlour.protocol.wire import Frame
 
-from .addresses import TRUSTED_PROXIES, Network, client_address, networks
+from .addresses import METRICS_FROM, TRUSTED_PROXIES, Network, client_address, networks
 from .answers import Outbox
 from .archive import ArchiveAsk, RemoteArchive, answer_remotely
 from .known import ReplayAsked
 from .lobby import BotTurn, Limits, Lobby, SuggestionAsked
 from .metrics import Metrics
-from .reach import reachable
+from .reach import advertises_tls, reachable
 from .records import RecordError, record_text, restore_room
 from .room import ConnId, Status
 from .routes import http_router
@@ -92,7 +92,9 @@ class ServerConfig:
     takes them when it is lost."""
     advertise: tuple[str, ...] = ()
     """`HOST[:PORT]` addresses other machines reach the server at, where the one it listens
-    on is not (behind a balancer, or a router forwarding a port); else it finds them."""
+    on is not (behind a balancer, or a router forwarding a port); else it finds them.
+    Given as `https://HOST[:PORT]`, they are a balancer's that serves TLS (port 443 unless
+    given): invitations name `wss://` and `https://`."""
     trusted_proxies: tuple[str, ...] = TRUSTED_PROXIES
     """Networks of the proxies (balancers) whose `X-Forwarded-For` names the client, whose
     address the guessing limit counts by; from any other peer the peer is the client."""
@@ -101,6 +103,12 @@ class ServerConfig:
     `tls_key`, or neither (plain `http://` and `ws://`)."""
     tls_key: Path | None = None
     """The private key (PEM, unencrypted) of `tls_cert`."""
+    metrics_from: tuple[str, ...] = METRICS_FROM
+    """Networks whose peers may read `/metrics`; by the connection's own peer alone, so
+    behind a balancer the balancer's address is the one that counts."""
+    metrics_port: int | None = None
+    """A port of its own for `/metrics` (and `/healthz`), in plain HTTP on `host`, which
+    the game's port then does not serve metrics on."""
 
 
 def select_subprotocol(
@@ -119,9 +127,12 @@ class ParlourServer:
     """One Parlour server: its lobby, connections, bot workers and listening socket."""
 
     def __init__(self, config: ServerConfig) -> None:
+        """TlsError if the configuration's certificate files cannot be used; AdvertiseError
+        if it advertises addresses some over TLS and some not."""
         self.config = config
         self.lobby = Lobby(clock=time.monotonic, limits=config.limits)
         self.trusted: tuple[Network, ...] = networks(config.trusted_proxies)
+        self.metrics_from: tuple[Network, ...] = networks(config.metrics_from)
         self.metrics = Metrics()
         self.site = WebSite()
         self.connections: dict[ConnId, tuple[ServerConnection, ServerSession]] = {}
@@ -133,10 +144,12 @@ class ParlourServer:
         self._tasks: set[asyncio.Task[None]] = set()
         self._workers: Thinkers | None = None
         self._server: Server | None = None
+        self._metrics_server: Server | None = None
         self._closing = False
         self.store: Store | None = None
-        self.ssl_context: ssl.SSLContext | None = None
+        self.ssl_context: ssl.SSLContext | None = tls_context(config)
         """What the server serves TLS with, when it does; `reload_tls` renews it in place."""
+        self.lobby.tls = self.ssl_context is not None or advertises_tls(config.advertise)
 
     @property
     def port(self) -> int:
@@ -145,13 +158,20 @@ class ParlourServer:
         port: int = self._server.sockets[0].getsockname()[1]
         return port
 
+    @property
+    def metrics_port(self) -> int | None:
+        """The port of its own `/metrics` is served on, if it has one."""
+        if self._metrics_server is None:
+            return None
+        port: int = self._metrics_server.sockets[0].getsockname()[1]
+        return port
+
     async def start(self) -> None:
         """Take back the rooms stored in the data directory, start the bot workers, listen.
 
         StoreError if the data directory holds a database this server cannot use.
         """
         config = self.config
-        self.ssl_context = tls_context(config)
         self.store = Store(MEMORY if config.data_dir is None else config.data_dir / STORE_FILE)
         self.lobby.archive = self.store
         if config.data_dir is not None:
@@ -165,16 +185,21 @@ class ParlourServer:
 
     async def _start_serving(self) -> None:
         """Start the bot workers, listen, and keep time."""
+        config = self.config
         self._workers = self._thinkers()
         try:
             await self._workers.start()
             self._server = await self._listen()
+            if config.metrics_port is not None:
+                self._metrics_server = await self._listen_for_metrics(config.metrics_port)
             # Finding this machine's addresses may ask DNS for its own name: off the loop.
-            config = self.config
             reach = await asyncio.to_thread(reachable, config.host, self.port, config.advertise)
             self.lobby.reach = reach
-            self.lobby.tls = self.ssl_context is not None
         except BaseException:
+            for server in (self._server, self._metrics_server):
+                if server is not None:
+                    server.close()
+                    await server.wait_closed()
             await self._workers.close()
             raise
         self._spawn(self._tick_forever())
@@ -216,13 +241,20 @@ class ParlourServer:
             self.lobby.requeue(unsaved)
 
     async def _listen(self) -> Server:
+        separate_metrics = self.config.metrics_port is not None
         return await serve(
             self._connection,
             self.config.host,
             self.config.port,
             subprotocols=[Subprotocol(name) for name in SUBPROTOCOLS],
             select_subprotocol=select_subprotocol,
-            process_request=http_router(self.health_problem, self._render_metrics, self.site),
+            process_request=http_router(
+                self.health_problem,
+                None if separate_metrics else self._render_metrics,
+                self.site,
+                self.metrics_from,
+                tls=self.ssl_context is not None,
+            ),
             ssl=self.ssl_context,
             max_size=MAX_FRAME_BYTES,
             # Updates are under 1 KiB, while permessage-deflate keeps some 40 KiB of zlib
@@ -234,6 +266,11 @@ class ParlourServer:
             # long for each handshake, not websockets' 10 s, so SIGTERM stops in seconds.
             close_timeout=CLOSE_TIMEOUT,
         )
+
+    async def _listen_for_metrics(self, port: int) -> Server:
+        """The metrics port: plain HTTP, `/metrics` and `/healthz`, never a WebSocket."""
+        router = http_router(self.health_problem, self._render_metrics, None, self.metrics_from)
+        return await serve(self._connection, self.config.host, port, process_request=router)
 
     def reload_tls(self) -> bool:
         """Read the certificate files again (a renewal) into the context the server serves:
@@ -264,11 +301,14 @@ class ParlourServer:
         self.drain()
         if self._server is not None:
             self._server.close(code=CloseCode.GOING_AWAY, reason="the server is shutting down")
+        if self._metrics_server is not None:
+            self._metrics_server.close()
 
     async def wait_closed(self) -> None:
         """Wait until every connection is closed, then stop the bot workers."""
-        if self._server is not None:
-            await self._server.wait_closed()
+        for server in (self._server, self._metrics_server):
+            if server is not None:
+                await server.wait_closed()
         await self._stop_tasks()
         if self._workers is not None:
             await self._workers.close()

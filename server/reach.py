@@ -4,6 +4,7 @@ A server listening on every address (`--host 0.0.0.0`) finds this machine's own 
 one listening on a single address names that one; one told where it is reached
 (`--advertise`, behind a balancer or a router that forwards a port) names what it was
 told. One listening on loopback alone is reached from this machine only: it names none.
+An address told with `https://` or `wss://` is a balancer serving TLS in front of it.
 """
 
 import ipaddress
@@ -19,8 +20,15 @@ PROBE: Final = ("192.0.2.1", 9)
 nothing, but the kernel picks the address this machine's default route leaves by."""
 
 
+TLS_SCHEMES: Final = ("https", "wss")
+"""The schemes an advertised address may be given with: reached over TLS."""
+TLS_PORT: Final = 443
+"""The port of an address given with a TLS scheme and no port."""
+
+
 class AdvertiseError(ValueError):
-    """An `--advertise` address that is not `HOST` or `HOST:PORT`."""
+    """An `--advertise` address that is not `HOST[:PORT]`, `https://HOST[:PORT]` or
+    `wss://HOST[:PORT]`, or addresses of which some are over TLS and some not."""
 
 
 def reachable(host: str, port: int, told: Sequence[str] = ()) -> list[str]:
@@ -73,9 +81,41 @@ def joined(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+def advertises_tls(told: Sequence[str]) -> bool:
+    """Whether the addresses `told` are reached over TLS (given as `https://` or `wss://`).
+
+    AdvertiseError if some are and some are not: a welcome says one or the other.
+    """
+    secure = {_scheme(address) is not None for address in told}
+    if len(secure) > 1:
+        raise AdvertiseError(
+            "give every address to advertise with https:// (reached over TLS) or none of them"
+        )
+    return secure == {True}
+
+
+def _scheme(address: str) -> str | None:
+    """The TLS scheme `address` is given with, if any; AdvertiseError for another."""
+    scheme, found, _ = address.strip().partition("://")
+    if not found:
+        return None
+    if scheme.lower() not in TLS_SCHEMES:
+        raise AdvertiseError(
+            f"{address!r}: the only schemes are https:// and wss:// (a balancer serving TLS);"
+            " give HOST[:PORT] alone for one in plain HTTP"
+        )
+    return scheme.lower()
+
+
 def advertised(address: str, port: int) -> str:
-    """`HOST[:PORT]` as `host:port`, the server's own port where none is given."""
+    """`HOST[:PORT]` as `host:port`, the server's own port where none is given;
+    `https://HOST[:PORT]` (or `wss://`, a path `/` or `/ws` allowed) with port 443."""
     text = address.strip()
+    if _scheme(text) is not None:
+        text = text.partition("://")[2]
+        for path in ("/ws", "/"):
+            text = text.removesuffix(path)
+        port = TLS_PORT
     if text.startswith("["):
         host, _, rest = text[1:].partition("]")
         given = rest.removeprefix(":")
@@ -84,7 +124,7 @@ def advertised(address: str, port: int) -> str:
     else:
         host, given = text, ""
     if not host or any(char in host for char in "/ @?#") or (given and not given.isdigit()):
-        raise AdvertiseError(f"{address!r} is not HOST or HOST:PORT")
+        raise AdvertiseError(f"{address!r} is not HOST, HOST:PORT or https://HOST[:PORT]")
     if given and not 0 < int(given) < 65536:
         raise AdvertiseError(f"{address!r} has a bad port number")
     return joined(host, int(given) if given else port)

@@ -3,12 +3,13 @@
 import dataclasses
 import http
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
+from .addresses import Network, peer_in
 from .metrics import CONTENT_TYPE
 from .static import WebFile, WebSite
 
@@ -34,6 +35,11 @@ def content_policy(host: str) -> str:
 
 
 PLAIN_TEXT: Final = "text/plain; charset=utf-8"
+HSTS: Final = "max-age=86400"
+"""`Strict-Transport-Security` on the answers of a server serving TLS itself: browsers that
+have seen it come back over https:// only, for a day (kept short, as a certificate given up
+for plain HTTP is then out of reach that long; no preload list)."""
+METRICS_REFUSED: Final = b"/metrics is served to the addresses --metrics-from allows only\n"
 
 
 def reply(
@@ -69,16 +75,24 @@ def serve_file(connection: ServerConnection, request: Request, file: WebFile) ->
 
 
 def http_router(
-    health_problem: Callable[[], str | None], render_metrics: Callable[[], bytes], site: WebSite
+    health_problem: Callable[[], str | None],
+    render_metrics: Callable[[], bytes] | None,
+    site: WebSite | None,
+    metrics_from: Sequence[Network],
+    *,
+    tls: bool = False,
 ) -> Callable[[ServerConnection, Request], Response | None]:
     """websockets' `process_request`: the WebSocket path goes on to the handshake.
 
     `/healthz` is the readiness a load balancer asks: 503 with the reason while the server
-    should be sent no new players."""
+    should be sent no new players. `/metrics` answers peers in `metrics_from` alone (403 to
+    others), and is not found where `render_metrics` is None (served on a port of its
+    own). With no `site`, the port serves only those two: a metrics port. Over `tls`, every
+    answer carries `Strict-Transport-Security`."""
 
-    def route(connection: ServerConnection, request: Request) -> Response | None:
+    def answer(connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.partition("?")[0]
-        if path == WEBSOCKET_PATH:
+        if path == WEBSOCKET_PATH and site is not None:
             return None
         if path == "/healthz":
             problem = health_problem()
@@ -86,11 +100,20 @@ def http_router(
                 return reply(connection, http.HTTPStatus.OK, b"ok\n", PLAIN_TEXT)
             body = f"{problem}\n".encode()
             return reply(connection, http.HTTPStatus.SERVICE_UNAVAILABLE, body, PLAIN_TEXT)
-        if path == "/metrics":
+        if path == "/metrics" and render_metrics is not None:
+            peer = connection.remote_address
+            if not peer_in(peer[0] if isinstance(peer, tuple) else None, metrics_from):
+                return reply(connection, http.HTTPStatus.FORBIDDEN, METRICS_REFUSED, PLAIN_TEXT)
             return reply(connection, http.HTTPStatus.OK, render_metrics(), CONTENT_TYPE)
-        file = site.find(path)
+        file = None if site is None else site.find(path)
         if file is not None:
             return serve_file(connection, request, file)
         return reply(connection, http.HTTPStatus.NOT_FOUND, b"not found\n", "text/plain")
+
+    def route(connection: ServerConnection, request: Request) -> Response | None:
+        response = answer(connection, request)
+        if response is not None and tls:
+            response.headers["Strict-Transport-Security"] = HSTS
+        return response
 
     return route

@@ -63,6 +63,9 @@ async def serve(config: ServerConfig) -> None:
         print(f"other machines: {websocket_url} (browser: {page_url})")
     if not server.lobby.reach:
         print("only this machine can connect (--host 0.0.0.0 lets other machines in)")
+    if server.metrics_port is not None:
+        metrics_at = addresses(config.host, server.metrics_port)[1]
+        print(f"metrics: {metrics_at}metrics (to {', '.join(config.metrics_from)})")
     if config.redis_url is not None:
         print(f"cluster node: rooms kept in Redis at {shown_url(config.redis_url)}", flush=True)
     else:

@@ -57,6 +57,41 @@ async def test_serve_prints_the_addresses_other_machines_reach_it_by(tmp_path: P
         await process.wait()
 
 
+async def test_serve_behind_a_tls_balancer_prints_wss_and_https_for_other_machines(
+    tmp_path: Path,
+) -> None:
+    told = ("--advertise", "https://games.example.org", "--advertise", "wss://203.0.113.7:8443")
+    process = await spawn_serve("--port", "0", "--data-dir", str(tmp_path), *told)
+    try:
+        assert process.stdout is not None
+        first = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
+        port = re.search(r"serving ws://127\.0\.0\.1:(\d+)/ws", first)
+        assert port, first
+        lines = [(await process.stdout.readline()).decode().strip() for _ in range(2)]
+        assert lines == [
+            "other machines: wss://games.example.org:443/ws"
+            " (browser: https://games.example.org:443/)",
+            "other machines: wss://203.0.113.7:8443/ws (browser: https://203.0.113.7:8443/)",
+        ]
+        ann = await Client.open(int(port[1]), "Ann")
+        assert ann.welcome is not None and ann.welcome.tls is True
+        assert ann.welcome.addresses == ["games.example.org:443", "203.0.113.7:8443"]
+        await ann.close()
+    finally:
+        process.kill()
+        await process.wait()
+
+
+async def test_serve_refuses_addresses_to_advertise_some_over_tls_and_some_not(
+    tmp_path: Path,
+) -> None:
+    told = ("--advertise", "https://games.example.org", "--advertise", "203.0.113.7:9000")
+    process = await spawn_serve("--port", "0", "--data-dir", str(tmp_path), *told)
+    _, stderr = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 2
+    assert "give every address to advertise with https://" in stderr.decode()
+
+
 async def test_serve_refuses_an_address_to_advertise_that_is_none(tmp_path: Path) -> None:
     process = await spawn_serve("--port", "0", "--advertise", "http://x.org")
     assert await asyncio.wait_for(process.wait(), 30) == 2

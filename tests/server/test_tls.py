@@ -39,9 +39,16 @@ def trusting(files: TlsFiles) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=str(files.ca))
 
 
-def fetch(url: str, context: ssl.SSLContext) -> tuple[int, str]:
+def fetch(url: str, context: ssl.SSLContext | None = None) -> tuple[int, str]:
     with urllib.request.urlopen(url, timeout=5, context=context) as response:
         return response.status, response.read().decode()
+
+
+def strict_transport(url: str, context: ssl.SSLContext | None = None) -> str | None:
+    """The `Strict-Transport-Security` header of the answer to GET `url`."""
+    with urllib.request.urlopen(url, timeout=5, context=context) as response:
+        value: str | None = response.headers["Strict-Transport-Security"]
+        return value
 
 
 async def test_a_tls_server_welcomes_a_client_that_trusts_its_ca_over_wss(
@@ -60,6 +67,18 @@ async def test_a_tls_server_answers_https_on_the_same_port(
 ) -> None:
     url = f"https://127.0.0.1:{tls_server.port}/healthz"
     assert await asyncio.to_thread(fetch, url, trusting(tls_files)) == (200, "ok\n")
+
+
+async def test_https_answers_tell_browsers_to_come_back_over_https_for_a_day(
+    tls_server: ParlourServer, tls_files: TlsFiles
+) -> None:
+    for path in ("/", "/healthz", "/rules/othello"):
+        url = f"https://127.0.0.1:{tls_server.port}{path}"
+        assert await asyncio.to_thread(strict_transport, url, trusting(tls_files)) == (
+            "max-age=86400"
+        )
+    async with running_server(ServerConfig(port=0, bot_workers=1)) as plain:
+        assert await asyncio.to_thread(strict_transport, f"http://127.0.0.1:{plain.port}/") is None
 
 
 async def test_a_client_that_does_not_trust_the_ca_is_refused(tls_server: ParlourServer) -> None:

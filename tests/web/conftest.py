@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, sync_playwright
 CHROMIUM = Path("/usr/bin/chromium")
 OUTPUT_VARIABLE = "PARLOUR_TEST_OUTPUT"
 DEFAULT_OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "web"
-SERVING = re.compile(r"serving ws://127\.0\.0\.1:(\d+)/ws")
+SERVING = re.compile(r"serving ws(s?)://127\.0\.0\.1:(\d+)/ws")
 
 
 @pytest.fixture(scope="module")
@@ -46,19 +46,19 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def serving(*args: str) -> Iterator[str]:
     """`parlour serve ARGS` on a free loopback port, bots moving without a pause: its
-    address while the caller goes on, then stopped."""
+    address (https:// when ARGS give it a certificate) while the caller goes on, then
+    stopped."""
     command = [sys.executable, "-m", "parlour", "serve", "--port", "0", "--bot-pause", "0"]
     process = subprocess.Popen([*command, *args], stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
-    port = None
+    found = None
     for line in process.stdout:
         found = SERVING.search(line)
         if found:
-            port = int(found[1])
             break
-    if port is None:
+    if found is None:
         process.kill()
         pytest.fail(f"parlour serve did not start (exit {process.wait()})")
-    yield f"http://127.0.0.1:{port}"
+    yield f"http{found[1]}://127.0.0.1:{found[2]}"
     process.terminate()
     process.wait(timeout=20)
