@@ -9,6 +9,9 @@ from typing import Any
 
 import pytest
 
+from parlour.cli import build_parser
+from parlour.server.reach import advertises_tls, reachable
+
 from .haproxy import CERTS, CONFIG, SETTINGS, check, replaced
 from .test_deploy import (
     COMPOSE,
@@ -95,13 +98,22 @@ def test_each_node_serves_on_every_interface_through_redis(
 
 
 @pytest.mark.parametrize("name", NODES)
-def test_each_node_names_the_balancers_https_address_in_invitations(
-    services: dict[str, Any], name: str
+@pytest.mark.parametrize(
+    ("env", "addresses", "tls"),
+    [
+        ({}, ["localhost:443"], True),
+        ({"PARLOUR_ADVERTISE": "https://games.example.org"}, ["games.example.org:443"], True),
+        ({"PARLOUR_ADVERTISE": "localhost:80"}, ["localhost:80"], False),
+    ],
+)
+def test_each_node_names_the_balancers_address_in_invitations(
+    services: dict[str, Any], name: str, env: dict[str, str], addresses: list[str], tls: bool
 ) -> None:
-    told = option(services[name]["command"], "--advertise")
-    assert interpolate(told, {}) == "https://localhost:443"
-    wanted = {"PARLOUR_ADVERTISE": "https://games.example.org:443"}
-    assert interpolate(told, wanted) == "https://games.example.org:443"
+    # The node's command line as `parlour serve` reads it, with the settings given.
+    command = [interpolate(word, env) for word in services[name]["command"]]
+    args = build_parser().parse_args(command)
+    assert reachable(args.host, args.port, args.advertise) == addresses
+    assert advertises_tls(args.advertise) is tls
 
 
 def test_a_worker_thinks_for_the_nodes_bots_through_the_same_redis(

@@ -276,11 +276,11 @@ def ports() -> tuple[int, int]:
 
 async def start_nodes(start: StartNode, https_port: int) -> list[int]:
     """Two nodes that name the balancer's https address in their invitations; their ports."""
-    nodes = [await start("--advertise", f"127.0.0.1:{https_port}") for _ in range(2)]
+    nodes = [await start("--advertise", f"https://127.0.0.1:{https_port}") for _ in range(2)]
     return [node.port for node in nodes]
 
 
-async def test_players_over_wss_through_the_balancer_play_and_are_told_its_address(
+async def test_players_over_wss_through_the_balancer_play_and_are_told_its_https_address(
     start: StartNode, tmp_path: Path, certs: Path, tls: TlsFiles, ports: tuple[int, int]
 ) -> None:
     node_ports = await start_nodes(start, ports[1])
@@ -289,8 +289,10 @@ async def test_players_over_wss_through_the_balancer_play_and_are_told_its_addre
         game = await open_game(balancer.https_port, trusting(tls.ca))
         await game.move(game.ann, game.bob)
         await game.move(game.bob, game.ann)
-        assert game.ann.welcome is not None
-        assert game.ann.welcome.addresses == [f"127.0.0.1:{balancer.https_port}"]
+        for client in (game.ann, game.bob):
+            assert client.welcome is not None
+            assert client.welcome.addresses == [f"127.0.0.1:{balancer.https_port}"]
+            assert client.welcome.tls is True, "invitations say wss:// and https://"
 
         with pytest.raises(ssl.SSLCertVerificationError):
             await Client.open(balancer.https_port, "Eve", tls=ssl.create_default_context())
