@@ -41,8 +41,10 @@ def loopback_config(
     *, http_port: int, https_port: int, certs: Path, node_ports: Sequence[int]
 ) -> str:
     """deploy/haproxy.cfg with its ports on 127.0.0.1, `certs` as its certificate folder and
-    its servers on the `node_ports`, without Docker's DNS."""
-    text = replaced(CONFIG.read_text(), "maxconn 20000", f"maxconn {LOOPBACK_MAXCONN}")
+    its servers on the `node_ports`, without Docker's DNS. On a machine shared with other
+    tests it never shares a port (`noreuseport`): one taken meanwhile fails it loudly."""
+    limits = f"maxconn {LOOPBACK_MAXCONN}\n    noreuseport"
+    text = replaced(CONFIG.read_text(), "maxconn 20000", limits)
     text = replaced(text, "    bind :80\n", f"    bind 127.0.0.1:{http_port}\n")
     text = replaced(text, "    bind :443 ", f"    bind 127.0.0.1:{https_port} ")
     text = replaced(text, f"crt {CERTS} ", f"crt {certs}/ ")

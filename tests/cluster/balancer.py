@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import http.client
 import signal
+import socket
 import ssl
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -13,7 +14,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..haproxy import environment, loopback_config, need_haproxy
-from .processes import START_TIMEOUT, Spawned, free_port
+from .processes import START_TIMEOUT, Spawned
+
+
+def free_ports() -> tuple[int, int]:
+    """Two loopback ports nobody listens on now, never the same one twice (HAProxy would
+    listen on it twice, with SO_REUSEPORT, and share its connections between the two)."""
+    with contextlib.ExitStack() as held:
+        probes = [held.enter_context(socket.socket()) for _ in range(2)]
+        for probe in probes:
+            probe.bind(("127.0.0.1", 0))
+        first, second = (int(probe.getsockname()[1]) for probe in probes)
+        return first, second
 
 
 @dataclass
@@ -45,7 +57,7 @@ async def running_balancer(
     and the configuration's `settings` (PARLOUR_HTTPS_PORT is the balancer's own), on the
     (http, https) `ports` or free ones, once it accepts connections; stopped at the end."""
     haproxy = need_haproxy()
-    http_port, https_port = ports or (free_port(), free_port())
+    http_port, https_port = ports or free_ports()
     config = folder / "haproxy.cfg"
     config.write_text(
         loopback_config(

@@ -20,9 +20,9 @@ from parlour.protocol import messages as m
 
 from ..server.wsclient import Client
 from ..tlsfiles import TlsFiles, make_tls_files
-from .balancer import Balancer, fetch, running_balancer, trusting, until_status
+from .balancer import Balancer, fetch, free_ports, running_balancer, trusting, until_status
 from .conftest import StartNode
-from .processes import START_TIMEOUT, free_port
+from .processes import START_TIMEOUT
 
 HSTS = "max-age=31536000"
 THUMBPRINT = "nCMMnrk-TJ5t6RLRhWSoE5Bm5FxuE6iVHNSgwU9uGe0"
@@ -271,7 +271,7 @@ async def open_game(port: int, context: ssl.SSLContext) -> Game:
 @pytest.fixture
 def ports() -> tuple[int, int]:
     """The balancer's (http, https) ports, known before the nodes that advertise them."""
-    return free_port(), free_port()
+    return free_ports()
 
 
 async def start_nodes(start: StartNode, https_port: int) -> list[int]:
