@@ -300,7 +300,7 @@ async def test_players_over_wss_through_the_balancer_play_and_are_told_its_https
         await game.bob.close()
 
 
-async def install(certs: Path, chain_and_key: Path) -> None:
+def install(certs: Path, chain_and_key: Path) -> None:
     """Replace the certificate file whole, as deploy/install-certificate does."""
     partial = certs / ".games.example.org.pem.partial"
     shutil.copy(chain_and_key, partial)
@@ -320,7 +320,7 @@ async def test_a_renewed_certificate_reloaded_by_sighup_is_served_while_games_go
         assert (await fetch(url, context)).certificate == der(tls.cert)
 
         renewed = make_tls_files(tmp_path / "renewed", authority=tls.authority, tag="2")
-        await install(certs, renewed.combined)
+        install(certs, renewed.combined)
         balancer.reload()
         async with asyncio.timeout(START_TIMEOUT):
             while (await until_status(url, 200, context)).certificate != der(renewed.cert):
