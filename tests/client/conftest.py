@@ -2,13 +2,11 @@
 serving TLS with a certificate from a CA made in the test."""
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from parlour.server import ParlourServer, ServerConfig, running_server
 from parlour.server.serve import addresses
-from tests.tlsfiles import TlsFiles, make_tls_files
 
 
 @pytest.fixture
@@ -21,26 +19,6 @@ async def server() -> AsyncIterator[ParlourServer]:
 @pytest.fixture
 def url(server: ParlourServer) -> str:
     return addresses("127.0.0.1", server.port)[0]
-
-
-@pytest.fixture
-def tls_files(tmp_path: Path) -> TlsFiles:
-    return make_tls_files(tmp_path / "tls")
-
-
-@pytest.fixture
-async def tls_server(tls_files: TlsFiles) -> AsyncIterator[ParlourServer]:
-    """A server on `wss://127.0.0.1:PORT/ws`, its certificate signed by `tls_files`' CA."""
-    config = ServerConfig(
-        host="127.0.0.1",
-        port=0,
-        tick_interval=0.05,
-        bot_workers=1,
-        tls_cert=tls_files.cert,
-        tls_key=tls_files.key,
-    )
-    async with running_server(config) as running:
-        yield running
 
 
 @pytest.fixture

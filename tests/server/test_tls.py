@@ -5,7 +5,6 @@ import asyncio
 import re
 import ssl
 import urllib.request
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -18,20 +17,6 @@ from tests.tlsfiles import TlsFiles, make_tls_files
 
 from .serving import spawn_serve
 from .wsclient import Client
-
-
-@pytest.fixture
-def tls_files(tmp_path: Path) -> TlsFiles:
-    return make_tls_files(tmp_path / "tls")
-
-
-@pytest.fixture
-async def tls_server(tls_files: TlsFiles) -> AsyncIterator[ParlourServer]:
-    config = ServerConfig(
-        host="127.0.0.1", port=0, bot_workers=1, tls_cert=tls_files.cert, tls_key=tls_files.key
-    )
-    async with running_server(config) as running:
-        yield running
 
 
 def trusting(files: TlsFiles) -> ssl.SSLContext:
