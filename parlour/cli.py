@@ -36,8 +36,8 @@ def _see(args: argparse.Namespace) -> int:
     """Draw the board a game would start from, as Tribolo's "See" showed its boards."""
     from rich.console import Console  # noqa: PLC0415 (only `see` draws)
 
-    from parlour.client.boards import board_for  # noqa: PLC0415
-    from parlour.client.boards.base import Marks  # noqa: PLC0415
+    from parlour.client.terminal.boards import board_for  # noqa: PLC0415
+    from parlour.client.terminal.boards.base import Marks  # noqa: PLC0415
 
     state = _start_state(args)
     observation = state.observation()

@@ -23,11 +23,11 @@ from parlour.client.connection import (
     RefusedError,
     server_option,
 )
-from parlour.client.leaderboard import leaderboard_text, you
-from parlour.client.mygames import my_games_text
 from parlour.client.playerkey import KeyFile, PlayerKey, PlayerKeyError, parse_key
-from parlour.client.replay import ReplayApp, ask_replay
-from parlour.client.replaymodel import ReplayModel
+from parlour.client.terminal.leaderboard import leaderboard_text, you
+from parlour.client.terminal.mygames import my_games_text
+from parlour.client.terminal.replay import ReplayApp, ask_replay
+from parlour.client.terminal.replaymodel import ReplayModel
 from parlour.protocol import messages as m
 from parlour.protocol.errors import ProtocolError
 from parlour.protocol.messages import MAX_GAME_FILE

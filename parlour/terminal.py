@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from parlour.bots import levels_for
-from parlour.client.app import ParlourApp
 from parlour.client.connection import (
     ConnectError,
     Connection,
@@ -33,12 +32,13 @@ from parlour.client.connection import (
     invitation,
     is_tls,
 )
-from parlour.client.dialogs import NAME_LENGTH
-from parlour.client.editor import EditorApp
 from parlour.client.invocation import parlour_command
 from parlour.client.playerkey import KeyFile, NameFile, PlayerKeyError
-from parlour.client.room import RoomModel, levels_in, middle_level
 from parlour.client.seatbook import HeldSeat, SeatBook, SeatBookError
+from parlour.client.terminal.app import ParlourApp
+from parlour.client.terminal.dialogs import NAME_LENGTH
+from parlour.client.terminal.editor import EditorApp
+from parlour.client.terminal.room import RoomModel, levels_in, middle_level
 from parlour.protocol import messages as m
 from parlour.protocol.codes import room_key
 from parlour.rules import get_game

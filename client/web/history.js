@@ -2,7 +2,7 @@
  * A room's history (protocol.md 2.11) as the lines of the room's log: what a person who joins
  * or comes back reads of what happened before. Pure: entries in, words out, in the words the
  * live log uses for the messages the entries mirror (words.js). The terminal client's
- * client/history.py says the same.
+ * client/terminal/history.py says the same.
  */
 
 import { coinText, passText, proposalEndedText, seatText, title } from "./words.js";

@@ -12,16 +12,16 @@ import pytest
 from textual.widgets import Input
 
 from parlour.cli import main
-from parlour.client.app import ParlourApp
 from parlour.client.connection import Connection, NameTakenError
-from parlour.client.dialogs import NameScreen
-from parlour.client.lobby import LobbyScreen
 from parlour.client.playerkey import DamagedKeyError, KeyFile, PlayerKeyError
 from parlour.client.privatefile import write_private
+from parlour.client.terminal.app import ParlourApp
+from parlour.client.terminal.dialogs import NameScreen
+from parlour.client.terminal.lobby import LobbyScreen
 from parlour.protocol.players import new_key, player_id, read_key
 from parlour.terminal import SetupError, connected, player_key
 
-from .test_app import SCREEN, until
+from .terminal.test_app import SCREEN, until
 
 KEY = "Y5DP-J2CK-CKJ7-4007-9860-PWHM-31NJ-ZJ15"
 OTHER = "7KQM-X3RD-2HVP-0000-1111-2222-3333-4444"

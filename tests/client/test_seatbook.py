@@ -12,17 +12,17 @@ import pytest
 from textual.widgets import Static
 
 from parlour.cli import main
-from parlour.client.app import ParlourApp
 from parlour.client.connection import Connection, join_command
-from parlour.client.dialogs import QuitScreen
 from parlour.client.invocation import parlour_command
-from parlour.client.room import RoomModel
 from parlour.client.seatbook import MAX_KEPT, SeatBook, SeatBookError
+from parlour.client.terminal.app import ParlourApp
+from parlour.client.terminal.dialogs import QuitScreen
+from parlour.client.terminal.room import RoomModel
 from parlour.protocol import messages as m
 from parlour.server import ParlourServer
 from parlour.terminal import enter_room
 
-from .test_app import SCREEN, screen_of, until
+from .terminal.test_app import SCREEN, screen_of, until
 
 SERVER = "ws://example.org:8000/ws"
 

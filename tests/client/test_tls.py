@@ -15,7 +15,6 @@ import pytest
 import trustme
 
 from parlour.cli import main
-from parlour.client.app import ParlourApp
 from parlour.client.connection import (
     CertificateError,
     ConnectError,
@@ -29,12 +28,13 @@ from parlour.client.connection import (
 )
 from parlour.client.invocation import parlour_command
 from parlour.client.seatbook import SeatBook
+from parlour.client.terminal.app import ParlourApp
 from parlour.client.tls import client_context
 from parlour.protocol import messages as m
 from parlour.server import ParlourServer, ServerConfig, running_server
 from tests.tlsfiles import TlsFiles
 
-from .test_app import SCREEN, click_square, screen_of, seated, until
+from .terminal.test_app import SCREEN, click_square, screen_of, seated, until
 from .test_connection import FAST_RETRY, next_of
 
 WAIT = 60.0

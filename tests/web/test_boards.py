@@ -19,9 +19,9 @@ from playwright.sync_api import (
     Route,
 )
 
-from parlour.client.boards import board_for
-from parlour.client.boards.base import Pick, Step
-from parlour.client.boards.oubliette import OublietteBoard
+from parlour.client.terminal.boards import board_for
+from parlour.client.terminal.boards.base import Pick, Step
+from parlour.client.terminal.boards.oubliette import OublietteBoard
 from parlour.rules import GAMES, hexgrid
 from parlour.rules.game import State
 from parlour.rules.oubliette import OublietteState

@@ -1,5 +1,5 @@
 """The page's reading of a room's history (client/web/history.js) says what the terminal's
-(client/history.py) says, line for line, for a real room's entries and every kind."""
+(client/terminal/history.py) says, line for line, for a real room's entries and every kind."""
 
 from collections.abc import Iterator
 from pathlib import Path
@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Request, Route
 
-from parlour.client.history import history_lines
+from parlour.client.terminal.history import history_lines
 from parlour.protocol import messages as m
 
-from ..client.test_history import entry
+from ..client.terminal.test_history import entry
 from ..server.test_history import timed_table
 from ..server.test_rematch import finish
 

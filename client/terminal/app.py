@@ -24,8 +24,7 @@ from parlour.protocol import ErrorCode
 from parlour.protocol import messages as m
 from parlour.protocol.messages import MAX_CHAT
 
-from .cards import ScoreCardScreen
-from .connection import (
+from ..connection import (
     Connection,
     ConnectionLostError,
     Dropped,
@@ -35,6 +34,8 @@ from .connection import (
     invitation,
     join_command,
 )
+from ..seatbook import SeatBook, SeatBookError
+from .cards import ScoreCardScreen
 from .dialogs import (
     CoinScreen,
     Command,
@@ -63,7 +64,6 @@ from .room import (
     title,
 )
 from .rules_page import RulesScreen
-from .seatbook import SeatBook, SeatBookError
 from .widgets import BoardView, SeatsPanel
 
 SUGGEST_MS = 2000

@@ -3,8 +3,8 @@ and the position it hands back is one the rules read as shown."""
 
 from typing import Any
 
-from parlour.client.editor import EditorApp, Position
-from parlour.client.widgets import BoardView
+from parlour.client.terminal.editor import EditorApp, Position
+from parlour.client.terminal.widgets import BoardView
 from parlour.rules import get_game
 
 GAME = get_game("oubliette")

@@ -9,9 +9,9 @@ import pytest
 from rich.style import Style
 from rich.text import Text
 
-from parlour.client.boards.base import CURSOR_SIDES, MOVED_SIDES, Marks, Pick, Step
-from parlour.client.boards.flank import FlankBoard
-from parlour.client.colours import BOARDS
+from parlour.client.terminal.boards.base import CURSOR_SIDES, MOVED_SIDES, Marks, Pick, Step
+from parlour.client.terminal.boards.flank import FlankBoard
+from parlour.client.terminal.colours import BOARDS
 from parlour.rules import GAMES
 
 FLANK_GAMES = ("tribolo", "numlo", "doublolo", "othello")

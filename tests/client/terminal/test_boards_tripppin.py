@@ -7,9 +7,9 @@ import pytest
 from rich.color import Color
 from rich.style import Style
 
-from parlour.client.boards.base import MOVED_SIDES, Cell, Marks, Pick
-from parlour.client.boards.tripppin import TripppinBoard
-from parlour.client.colours import TILES
+from parlour.client.terminal.boards.base import MOVED_SIDES, Cell, Marks, Pick
+from parlour.client.terminal.boards.tripppin import TripppinBoard
+from parlour.client.terminal.colours import TILES
 from parlour.rules import GAMES
 
 from .test_boards_flank import STEPS, Picture, neighbour, picture

@@ -9,8 +9,8 @@ import pytest
 from rich.style import Style
 from rich.text import Text
 
-from parlour.client.boards.base import CURSOR_SIDES, MOVED_SIDES, Marks, Pick
-from parlour.client.boards.oubliette import (
+from parlour.client.terminal.boards.base import CURSOR_SIDES, MOVED_SIDES, Marks, Pick
+from parlour.client.terminal.boards.oubliette import (
     GONE,
     HINT,
     HOW_TO_MOVE,
@@ -24,7 +24,7 @@ from parlour.rules import GAMES, hexgrid
 from parlour.rules.hexgrid import CELL_NAMES, DIRECTIONS
 from parlour.rules.oubliette import OublietteState
 
-from ..rules.test_oubliette import position
+from ...rules.test_oubliette import position
 
 Observation = dict[str, Any]
 NO_MARKS = Marks()

@@ -30,7 +30,7 @@ from .base import Board, Cell, Marks, Observation, Pick, sides
 SQUARE_WIDTH = 3
 
 SEAT_STYLES = {seat: piece_style(seat) for seat in SEAT_RGB}
-"""A seat's piece: its letter on the seat's colour, in RGB (see client/colours.py)."""
+"""A seat's piece: its letter on the seat's colour, in RGB (see client/terminal/colours.py)."""
 UNKNOWN_SEAT = Style.parse("bold reverse")
 
 LABEL = Style.parse("dim")

@@ -25,12 +25,12 @@ from textual.app import App, ComposeResult
 from textual.color import Color as TextualColor
 from textual.geometry import Region
 
-from parlour.client.boards import board_for, flank, oubliette, tripppin
-from parlour.client.boards.base import Board, Marks
-from parlour.client.boards.tripppin import FULL
-from parlour.client.charts import ChartData, PlyChart
-from parlour.client.colours import SEAT_RGB, label_style
-from parlour.client.widgets import BoardView
+from parlour.client.terminal.boards import board_for, flank, oubliette, tripppin
+from parlour.client.terminal.boards.base import Board, Marks
+from parlour.client.terminal.boards.tripppin import FULL
+from parlour.client.terminal.charts import ChartData, PlyChart
+from parlour.client.terminal.colours import SEAT_RGB, label_style
+from parlour.client.terminal.widgets import BoardView
 from parlour.rules import GAMES
 
 Depth = Literal["truecolor", "256", "standard"]
@@ -78,7 +78,7 @@ less where the palette leaves few (VGA's red on black is 2.7, and red turned gre
 LEAST_HINT_CONTRAST = 2.0
 """A hinted square against the board's own squares (under a black dot that reads on it)."""
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SGR = re.compile(r"\x1b\[([0-9;]*)m")
 
 
@@ -170,7 +170,9 @@ def marked(board: Board) -> Marks:
 @cache
 def written_boards(depth: Depth) -> dict[str, list[str]]:
     """What `write_boards` writes at this depth, from a process of its own."""
-    command = f"from tests.client.test_colours import write_boards; write_boards({depth!r})"
+    command = (
+        f"from tests.client.terminal.test_colours import write_boards; write_boards({depth!r})"
+    )
     done = subprocess.run(
         [sys.executable, "-c", command],
         cwd=ROOT,

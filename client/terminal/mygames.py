@@ -17,8 +17,8 @@ from textual.widgets import DataTable, Footer, Label, Static
 
 from parlour.protocol import messages as m
 
-from .connection import Connection, ConnectionLostError, RefusedError
-from .invocation import parlour_command
+from ..connection import Connection, ConnectionLostError, RefusedError
+from ..invocation import parlour_command
 from .leaderboard import you
 from .ratings import BETWEEN, change_text
 from .room import moved_ago, title

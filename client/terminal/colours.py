@@ -34,7 +34,7 @@ white are the ends), so each game's board has its own (`BOARDS`): green felt for
 black and white, a black one for Doublolo's red and white, light paper for the rest. Every
 piece differs from its board by a contrast ratio of at least 3 in truecolor and 256 colours,
 and 2.5 in 16 colours and grey (where VGA's red on black is 2.7 at best), as
-tests/client/test_colours.py checks from the escape codes.
+tests/client/terminal/test_colours.py checks from the escape codes.
 """
 
 from dataclasses import dataclass

@@ -23,9 +23,9 @@ from textual.widgets.option_list import Option
 
 from parlour.protocol import messages as m
 
+from ..connection import Connection
 from .charts import ChartData, PlyChart, line_style
 from .colours import label_style
-from .connection import Connection
 from .replaymodel import SHARE_WHOLE, ReplayModel, score_ticks
 from .room import title
 from .widgets import BoardView

@@ -11,12 +11,12 @@ from textual.widgets import Footer, Input, Label, RichLog, Static
 from textual.widgets._footer import FooterKey
 
 from parlour.bots import levels_for
-from parlour.client.app import ParlourApp
-from parlour.client.cards import ScoreCardScreen
 from parlour.client.connection import Connection, join_command
-from parlour.client.dialogs import CommandsScreen, ConfirmScreen, QuitScreen
-from parlour.client.room import RoomModel
-from parlour.client.widgets import BoardView
+from parlour.client.terminal.app import ParlourApp
+from parlour.client.terminal.cards import ScoreCardScreen
+from parlour.client.terminal.dialogs import CommandsScreen, ConfirmScreen, QuitScreen
+from parlour.client.terminal.room import RoomModel
+from parlour.client.terminal.widgets import BoardView
 from parlour.protocol import messages as m
 from parlour.rules import GAMES
 

@@ -9,7 +9,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Markdown
 
-from .texts import rules_text
+from ..texts import rules_text
 
 
 class RulesScreen(ModalScreen[None]):

@@ -6,10 +6,10 @@ from collections.abc import Callable
 from textual.pilot import Pilot
 from textual.widgets import ListItem, RichLog, Static
 
-from parlour.client.app import ParlourApp, RoomScreen
 from parlour.client.connection import Connection
-from parlour.client.dialogs import CoinScreen, InitialsScreen, SeatScreen
-from parlour.client.room import RoomModel
+from parlour.client.terminal.app import ParlourApp, RoomScreen
+from parlour.client.terminal.dialogs import CoinScreen, InitialsScreen, SeatScreen
+from parlour.client.terminal.room import RoomModel
 from parlour.protocol import messages as m
 from parlour.server import ParlourServer
 

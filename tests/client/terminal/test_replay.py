@@ -17,14 +17,20 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from parlour.cli import main
-from parlour.client.app import ParlourApp
-from parlour.client.boards import board_for
-from parlour.client.boards.base import Marks
-from parlour.client.charts import PlyChart, canvas_of, ply_at_column, ply_ticks
-from parlour.client.charts import rgb as chart_rgb
 from parlour.client.connection import Connection
-from parlour.client.replay import MoveList, ReplayApp, ReplayBoard, ReplayScreen, ask_replay
-from parlour.client.replaymodel import thousandths
+from parlour.client.terminal.app import ParlourApp
+from parlour.client.terminal.boards import board_for
+from parlour.client.terminal.boards.base import Marks
+from parlour.client.terminal.charts import PlyChart, canvas_of, ply_at_column, ply_ticks
+from parlour.client.terminal.charts import rgb as chart_rgb
+from parlour.client.terminal.replay import (
+    MoveList,
+    ReplayApp,
+    ReplayBoard,
+    ReplayScreen,
+    ask_replay,
+)
+from parlour.client.terminal.replaymodel import thousandths
 from parlour.players import replay_here
 from parlour.protocol import messages as m
 from parlour.protocol.players import new_key

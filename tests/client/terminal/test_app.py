@@ -10,21 +10,21 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Label, ListItem, RichLog, Select, Static
 
-from parlour.client.app import ParlourApp, RoomScreen
-from parlour.client.boards.base import Board
-from parlour.client.cards import ScoreCardScreen
 from parlour.client.connection import Connection
-from parlour.client.dialogs import (
+from parlour.client.terminal.app import ParlourApp, RoomScreen
+from parlour.client.terminal.boards.base import Board
+from parlour.client.terminal.cards import ScoreCardScreen
+from parlour.client.terminal.dialogs import (
     CommandsScreen,
     ConfirmScreen,
     InitialsScreen,
     ProposalScreen,
     SeatScreen,
 )
-from parlour.client.files import ImportScreen, LoadScreen, SaveScreen
-from parlour.client.lobby import LobbyScreen
-from parlour.client.room import RoomModel
-from parlour.client.widgets import BoardView, SeatsPanel
+from parlour.client.terminal.files import ImportScreen, LoadScreen, SaveScreen
+from parlour.client.terminal.lobby import LobbyScreen
+from parlour.client.terminal.room import RoomModel
+from parlour.client.terminal.widgets import BoardView, SeatsPanel
 from parlour.protocol import messages as m
 from parlour.rules.gamefile import parse_game_file
 

@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Footer, Label, Static
 
 from parlour.protocol import messages as m
 
-from .connection import Connection, ConnectionLostError, RefusedError
+from ..connection import Connection, ConnectionLostError, RefusedError
 
 COLUMNS = ("#", "player", "rating", "games", "")
 COMPUTER_MARK = "computer"

@@ -7,15 +7,15 @@ from collections.abc import AsyncIterator
 import pytest
 from textual.pilot import Pilot
 
-from parlour.client.app import ParlourApp
-from parlour.client.boards.base import MOVED_SIDES
-from parlour.client.boards.oubliette import LIT, OublietteBoard
 from parlour.client.connection import Connection
-from parlour.client.room import RoomModel
-from parlour.client.widgets import BoardView
+from parlour.client.terminal.app import ParlourApp
+from parlour.client.terminal.boards.base import MOVED_SIDES
+from parlour.client.terminal.boards.oubliette import LIT, OublietteBoard
+from parlour.client.terminal.room import RoomModel
+from parlour.client.terminal.widgets import BoardView
 from parlour.protocol import messages as m
 
-from ..rules.test_oubliette import position
+from ...rules.test_oubliette import position
 from .test_app import SCREEN, click_square, screen_of, status_text, until
 
 START = position("e1 e2 a1 a2", "e3 e4 i9 i8 h7")

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from parlour.client.room import (
+from parlour.client.terminal.room import (
     RoomModel,
     describe_holder,
     judged_words,

@@ -14,17 +14,21 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, RichLog, Static
 
 from parlour.cli import main
-from parlour.client.app import ParlourApp, RoomScreen
-from parlour.client.cards import ScoreCardScreen
 from parlour.client.connection import Connection, RefusedError
-from parlour.client.dialogs import ConfirmScreen, InitialsScreen
-from parlour.client.leaderboard import LeaderboardScreen, leaderboard_rows, leaderboard_text
-from parlour.client.lobby import LobbyScreen
-from parlour.client.mygames import MyGamesScreen, finished_row, my_games_text, playing_row
 from parlour.client.playerkey import NameFile
-from parlour.client.replay import ReplayScreen
-from parlour.client.room import RoomModel
-from parlour.client.widgets import SeatsPanel
+from parlour.client.terminal.app import ParlourApp, RoomScreen
+from parlour.client.terminal.cards import ScoreCardScreen
+from parlour.client.terminal.dialogs import ConfirmScreen, InitialsScreen
+from parlour.client.terminal.leaderboard import (
+    LeaderboardScreen,
+    leaderboard_rows,
+    leaderboard_text,
+)
+from parlour.client.terminal.lobby import LobbyScreen
+from parlour.client.terminal.mygames import MyGamesScreen, finished_row, my_games_text, playing_row
+from parlour.client.terminal.replay import ReplayScreen
+from parlour.client.terminal.room import RoomModel
+from parlour.client.terminal.widgets import SeatsPanel
 from parlour.protocol import messages as m
 from parlour.protocol.players import new_key, player_id
 from parlour.terminal import welcomed

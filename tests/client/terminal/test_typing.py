@@ -11,11 +11,11 @@ from textual.pilot import Pilot
 from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog
 
-from parlour.client.app import ParlourApp
 from parlour.client.connection import Connection
-from parlour.client.dialogs import ProposalScreen
-from parlour.client.room import RoomModel
-from parlour.client.widgets import BoardView, SeatsPanel
+from parlour.client.terminal.app import ParlourApp
+from parlour.client.terminal.dialogs import ProposalScreen
+from parlour.client.terminal.room import RoomModel
+from parlour.client.terminal.widgets import BoardView, SeatsPanel
 from parlour.protocol import messages as m
 from parlour.protocol.players import new_key
 

@@ -12,8 +12,8 @@ from textual.widgets import DataTable, Footer, Label, Static
 
 from parlour.protocol import messages as m
 
-from .connection import Connection, ConnectionLostError, RefusedError
-from .invocation import parlour_command
+from ..connection import Connection, ConnectionLostError, RefusedError
+from ..invocation import parlour_command
 from .leaderboard import LeaderboardScreen
 from .mygames import GoBack, MyGamesScreen, ReplayRecord
 from .ratings import rating_text, seat_rating

@@ -8,9 +8,9 @@ import re
 import pytest
 from textual.widgets import Markdown
 
-from parlour.client.app import ParlourApp
 from parlour.client.connection import Connection
-from parlour.client.rules_page import RulesScreen
+from parlour.client.terminal.app import ParlourApp
+from parlour.client.terminal.rules_page import RulesScreen
 from parlour.client.texts import rules_text
 from parlour.rules import GAMES
 from parlour.server import ParlourServer

@@ -1,15 +1,15 @@
-"""A room's history in words (client/history.py): the lines a person who comes back reads,
-in the live log's words."""
+"""A room's history in words (client/terminal/history.py): the lines a person who comes back
+reads, in the live log's words."""
 
 from typing import Any
 
-from parlour.client.history import history_lines, time_of_day
-from parlour.client.room import chat_words, seat_words
+from parlour.client.terminal.history import history_lines, time_of_day
+from parlour.client.terminal.room import chat_words, seat_words
 from parlour.protocol import messages as m
 from parlour.server.lobby import Lobby
 from parlour.server.store import MEMORY, Store
 
-from ..server.test_lobby import Clock
+from ...server.test_lobby import Clock
 
 UNIX = 1_700_000_000
 
