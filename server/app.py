@@ -5,13 +5,12 @@ lobby and the protocol package, which never await.
 """
 
 import asyncio
-import contextlib
 import itertools
 import logging
 import sqlite3
 import ssl
 import time
-from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
+from collections.abc import Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -567,18 +566,6 @@ class ParlourServer:
         return self.metrics.render()
 
 
-@contextlib.asynccontextmanager
-async def running_server(config: ServerConfig) -> AsyncIterator[ParlourServer]:
-    """A started server, closed and its workers stopped on leaving."""
-    server = make_server(config)
-    await server.start()
-    try:
-        yield server
-    finally:
-        server.close()
-        await server.wait_closed()
-
-
 def tls_context(config: ServerConfig) -> ssl.SSLContext | None:
     """The TLS context `config`'s certificate files make, if it names them.
 
@@ -589,15 +576,6 @@ def tls_context(config: ServerConfig) -> ssl.SSLContext | None:
     if config.tls_cert is None or config.tls_key is None:
         raise TlsError("give both the certificate (tls_cert) and its key (tls_key), or neither")
     return server_context(config.tls_cert, config.tls_key)
-
-
-def make_server(config: ServerConfig) -> ParlourServer:
-    """A single server, or a cluster node when the configuration names a Redis."""
-    if config.redis_url is None:
-        return ParlourServer(config)
-    from .cluster.node import ClusterNode  # noqa: PLC0415 (redis is loaded only for a cluster)
-
-    return ClusterNode(config)
 
 
 def _same_turn(one: BotTurn, other: BotTurn) -> bool:
