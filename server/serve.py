@@ -25,13 +25,14 @@ WORKER_GRACE: Final = 0.5
 
 
 def make_server(config: ServerConfig) -> ParlourServer:
-    """A single server, or a cluster node when the configuration names a Redis: chosen
-    here, where the command line is read, so the server never imports the cluster."""
+    """The server shell, its rooms in this process with SQLite, or owned under leases in
+    Redis by a cluster node when the configuration names a Redis: chosen here, where the
+    command line is read, so the shell never imports the cluster."""
     if config.redis_url is None:
         return ParlourServer(config)
     from .cluster.node import ClusterNode  # noqa: PLC0415 (redis is loaded only for a cluster)
 
-    return ClusterNode(config)
+    return ParlourServer(config, ClusterNode)
 
 
 @contextlib.asynccontextmanager
