@@ -1,9 +1,7 @@
 """Pure game rules: no I/O, no asyncio, no wire formats.
 
-Every game is a `Game` in the registry below; `get_game(name)` looks one up.
+Every game is a `Game` in the registry, filled below; `get_game(name)` looks one up.
 """
-
-from typing import Any
 
 from .doublolo import DOUBLOLO
 from .errors import (
@@ -14,7 +12,7 @@ from .errors import (
     RulesError,
     UnknownGameError,
 )
-from .game import Game, State
+from .game import GAMES, Game, State, get_game
 from .jsonvalue import JsonValue
 from .numlo import NUMLO
 from .othello import OTHELLO
@@ -22,17 +20,9 @@ from .oubliette import OUBLIETTE
 from .tribolo import TRIBOLO
 from .tripppin import TRIPPPIN
 
-GAMES: dict[str, Game[Any]] = {
-    game.name: game for game in (TRIBOLO, NUMLO, DOUBLOLO, OTHELLO, TRIPPPIN, OUBLIETTE)
-}
-
-
-def get_game(name: str) -> Game[Any]:
-    """The registered game called `name`; UnknownGameError if there is none."""
-    try:
-        return GAMES[name]
-    except KeyError:
-        raise UnknownGameError(f"no game called {name!r} (games: {', '.join(GAMES)})") from None
+GAMES.update(
+    (game.name, game) for game in (TRIBOLO, NUMLO, DOUBLOLO, OTHELLO, TRIPPPIN, OUBLIETTE)
+)
 
 
 __all__ = [

@@ -9,7 +9,7 @@ a state that is not over always has a legal move.
 from abc import ABC, abstractmethod
 from typing import Any, Generic, Self, TypeVar
 
-from .errors import IllegalMoveError, RulesError
+from .errors import IllegalMoveError, RulesError, UnknownGameError
 from .jsonvalue import JsonValue
 from .options import Options, OptionSpec, OptionValue, resolve_options
 
@@ -156,9 +156,20 @@ class Game(ABC, Generic[MoveT]):
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         """Unpickle as the registered game of that name, so states keep comparing equal."""
-        from . import get_game  # noqa: PLC0415 (the registry imports this module)
-
         return get_game, (self.name,)
+
+
+GAMES: dict[str, Game[Any]] = {}
+"""Every game by name: the registry, which the package fills with its games (a game's
+module cannot be imported here, as each imports this one)."""
+
+
+def get_game(name: str) -> Game[Any]:
+    """The registered game called `name`; UnknownGameError if there is none."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise UnknownGameError(f"no game called {name!r} (games: {', '.join(GAMES)})") from None
 
 
 MAX_PERFT_DEPTH = 100

@@ -1,6 +1,7 @@
 """The Parlour game server: the only code that touches sockets on the server side."""
 
-from .app import ParlourServer, ServerConfig, running_server
+from .app import ParlourServer, ServerConfig
 from .lobby import Limits, Lobby
+from .serve import running_server
 
 __all__ = ["Limits", "Lobby", "ParlourServer", "ServerConfig", "running_server"]

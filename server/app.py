@@ -5,16 +5,15 @@ lobby and the protocol package, which never await.
 """
 
 import asyncio
-import contextlib
 import itertools
 import logging
 import sqlite3
 import ssl
 import time
-from collections.abc import AsyncIterator, Coroutine, Iterable, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed, NegotiationError
@@ -111,6 +110,48 @@ class ServerConfig:
     the game's port then does not serve metrics on."""
 
 
+class Keeper(Protocol):
+    """Where a server's rooms live and how their records are kept, given to the shell:
+    in this process with SQLite (`InProcess`), or owned under leases in a cluster's Redis
+    (`parlour.server.cluster.node.ClusterNode`). The shell calls it at these points."""
+
+    async def start(self) -> None:
+        """Take the rooms back, then have the shell serve (`ParlourServer.serve_now`)."""
+
+    async def close(self) -> None:
+        """Keep what is left to keep and let go, once the shell stopped serving."""
+
+    def handle(self, conn: ConnId, message: m.ClientMessage) -> None:
+        """Act on a valid request, here (`ParlourServer.handle_here`) or where its room is."""
+
+    def send(
+        self,
+        outbox: Outbox,
+        request: tuple[ConnId, m.ClientMessage] | None = None,
+        about: Iterable[str] = (),
+    ) -> None:
+        """Keep what the lobby changed, then deliver its messages (`ParlourServer._deliver`)."""
+
+    def disconnected(self, conn: ConnId) -> None:
+        """A connection of this server closed, and the lobby was told."""
+
+    def conn_id(self, serial: int) -> ConnId:
+        """The id of the server's `serial`-th connection."""
+
+    def thinkers(self) -> Thinkers:
+        """What runs the bots' searches."""
+
+    def health_problem(self) -> str | None:
+        """Why no new players should be sent now, if they should not."""
+
+    def may_think(self) -> bool:
+        """Whether bots' searches may start now."""
+
+
+KeeperMaker = Callable[["ParlourServer"], Keeper]
+"""A keeper for a shell, made when the shell is."""
+
+
 def select_subprotocol(
     connection: ServerConnection, offered: Sequence[Subprotocol]
 ) -> Subprotocol:
@@ -124,9 +165,10 @@ def select_subprotocol(
 
 
 class ParlourServer:
-    """One Parlour server: its lobby, connections, bot workers and listening socket."""
+    """One Parlour server: its lobby, connections, bot workers and listening socket, and
+    the keeper it is given for where its rooms live (by default, this process's SQLite)."""
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, keeper: KeeperMaker | None = None) -> None:
         """TlsError if the configuration's certificate files cannot be used; AdvertiseError
         if it advertises addresses some over TLS and some not."""
         self.config = config
@@ -146,10 +188,15 @@ class ParlourServer:
         self._server: Server | None = None
         self._metrics_server: Server | None = None
         self._closing = False
-        self.store: Store | None = None
         self.ssl_context: ssl.SSLContext | None = tls_context(config)
         """What the server serves TLS with, when it does; `reload_tls` renews it in place."""
         self.lobby.tls = self.ssl_context is not None or advertises_tls(config.advertise)
+        self.keeper: Keeper = (keeper or InProcess)(self)
+
+    @property
+    def store(self) -> Store | None:
+        """The SQLite store the rooms are kept in, when they are kept in this process."""
+        return self.keeper.store if isinstance(self.keeper, InProcess) else None
 
     @property
     def port(self) -> int:
@@ -167,26 +214,16 @@ class ParlourServer:
         return port
 
     async def start(self) -> None:
-        """Take back the rooms stored in the data directory, start the bot workers, listen.
+        """Take back the rooms (as the keeper does), start the bot workers, listen.
 
         StoreError if the data directory holds a database this server cannot use.
         """
-        config = self.config
-        self.store = Store(MEMORY if config.data_dir is None else config.data_dir / STORE_FILE)
-        self.lobby.archive = self.store
-        if config.data_dir is not None:
-            self._restore(self.store)
-        try:
-            await self._start_serving()
-        except BaseException:
-            self.store.close()
-            raise
-        self._spawn(self._checkpoint_forever(self.store))
+        await self.keeper.start()
 
-    async def _start_serving(self) -> None:
-        """Start the bot workers, listen, and keep time."""
+    async def serve_now(self) -> None:
+        """Start the bot workers, listen, and keep time: the keeper's part of `start`."""
         config = self.config
-        self._workers = self._thinkers()
+        self._workers = self.keeper.thinkers()
         try:
             await self._workers.start()
             self._server = await self._listen()
@@ -203,42 +240,6 @@ class ParlourServer:
             await self._workers.close()
             raise
         self._spawn(self._tick_forever())
-
-    def _thinkers(self) -> Thinkers:
-        """What runs the searches: this server's own worker processes."""
-        config = self.config
-        return BotWorkers(config.bot_workers, config.think, config.bot_grace, self.metrics)
-
-    def _restore(self, store: Store) -> None:
-        """Rooms as they were stored; one that cannot be rebuilt is logged and left out."""
-        now = time.monotonic()
-        rooms = []
-        for stored in store.load():
-            try:
-                if stored.record is None:
-                    raise RecordError(stored.problem or "no record")
-                rooms.append(restore_room(stored.record, now, self.lobby.wall()))
-            except RecordError as error:
-                log.error("room %s not restored: %s", stored.room_id, error)
-                self.metrics.rooms_not_restored.inc()
-        self.lobby.restore(rooms)
-        if rooms:
-            log.info("restored %d room(s) from %s", len(rooms), store.path)
-
-    def _save(self) -> None:
-        """Store every room the lobby changed, before anyone is told of the change."""
-        if self.store is None:
-            return
-        unsaved = self.lobby.take_unsaved()
-        if not (unsaved.rooms or unsaved.closed or unsaved.results):
-            return
-        records = [record_text(room) for room in unsaved.rooms]
-        try:
-            self.store.save(records, unsaved.closed, unsaved.results)
-        except Exception:
-            log.exception("could not store %d room(s); trying again with the next", len(records))
-            self.metrics.store_failures.inc()
-            self.lobby.requeue(unsaved)
 
     async def _listen(self) -> Server:
         separate_metrics = self.config.metrics_port is not None
@@ -290,7 +291,7 @@ class ParlourServer:
 
     def health_problem(self) -> str | None:
         """Why the server should be sent no new players now, if it should not."""
-        return "shutting down" if self._closing else None
+        return "shutting down" if self._closing else self.keeper.health_problem()
 
     def drain(self) -> None:
         """Answer /healthz with 503 from now on, so that load balancers stop sending players."""
@@ -312,10 +313,7 @@ class ParlourServer:
         await self._stop_tasks()
         if self._workers is not None:
             await self._workers.close()
-        if self.store is not None:
-            self._save()
-            self.store.close()
-            self.store = None
+        await self.keeper.close()
 
     async def _stop_tasks(self) -> None:
         """Cancel every background task, and again while one goes on: a library may
@@ -364,7 +362,7 @@ class ParlourServer:
             self._disconnected(conn)
 
     def _new_conn_id(self) -> ConnId:
-        return next(self._ids)
+        return self.keeper.conn_id(next(self._ids))
 
     def _address_of(self, websocket: ServerConnection) -> str:
         """The client's address: the peer's, or the one a trusted balancer passed on."""
@@ -379,6 +377,7 @@ class ParlourServer:
         """A connection closed: its rooms are told."""
         self._send(self.lobby.disconnect(conn))
         self._follow_up()
+        self.keeper.disconnected(conn)
 
     def _receive(self, conn: ConnId, session: ServerSession, frame: Frame) -> int | None:
         """Act on one frame; the close code if the connection must close."""
@@ -392,7 +391,11 @@ class ParlourServer:
         return None
 
     def _handle(self, conn: ConnId, message: m.ClientMessage) -> None:
-        """Hand a valid request to the lobby and send its answers."""
+        """Hand a valid request to the keeper, which acts on it here or where its room is."""
+        self.keeper.handle(conn, message)
+
+    def handle_here(self, conn: ConnId, message: m.ClientMessage) -> None:
+        """Hand a valid request to this server's lobby and send its answers."""
         self._send(self._ask_lobby(conn, message), (conn, message))
         self._follow_up()
 
@@ -418,11 +421,10 @@ class ParlourServer:
         request: tuple[ConnId, m.ClientMessage] | None = None,
         about: Iterable[str] = (),
     ) -> None:
-        """Store what the lobby changed, then send its messages: the answers to `request`,
+        """Keep what the lobby changed, then send its messages: the answers to `request`,
         if they are, showing the rooms `about` (which a cluster node checks it still
         holds before it tells)."""
-        self._save()
-        self._deliver(outbox)
+        self.keeper.send(outbox, request, about)
 
     def _deliver(self, outbox: Outbox) -> None:
         """Send each message at once, in order, without waiting for slow readers.
@@ -479,7 +481,7 @@ class ParlourServer:
     def _schedule_bots(self) -> None:
         """Set workers searching for every bot whose turn it is and who is not yet thinking,
         and for every suggestion asked."""
-        if self._closing:
+        if self._closing or not self.keeper.may_think():
             return
         for room_id, colour in self.lobby.seats_changed():
             thinking = self._thinking.get(room_id)
@@ -541,15 +543,6 @@ class ParlourServer:
 
     # Time.
 
-    async def _checkpoint_forever(self, store: Store) -> None:
-        """Fold the database's write-ahead log in now and then, in a thread."""
-        while True:
-            await asyncio.sleep(CHECKPOINT_SECONDS)
-            try:
-                await asyncio.to_thread(store.checkpoint)
-            except sqlite3.Error:
-                log.exception("checkpoint of %s failed; trying again later", store.path)
-
     async def _tick_forever(self) -> None:
         while True:
             await asyncio.sleep(self.config.tick_interval)
@@ -567,16 +560,108 @@ class ParlourServer:
         return self.metrics.render()
 
 
-@contextlib.asynccontextmanager
-async def running_server(config: ServerConfig) -> AsyncIterator[ParlourServer]:
-    """A started server, closed and its workers stopped on leaving."""
-    server = make_server(config)
-    await server.start()
-    try:
-        yield server
-    finally:
-        server.close()
-        await server.wait_closed()
+class InProcess:
+    """Rooms in this process, their records in SQLite: the data directory's database, or
+    one in memory when there is none."""
+
+    def __init__(self, shell: ParlourServer) -> None:
+        self.shell = shell
+        self.store: Store | None = None
+
+    async def start(self) -> None:
+        """Take back the rooms stored in the data directory, then serve.
+
+        StoreError if the data directory holds a database this server cannot use.
+        """
+        shell, config = self.shell, self.shell.config
+        self.store = Store(MEMORY if config.data_dir is None else config.data_dir / STORE_FILE)
+        shell.lobby.archive = self.store
+        if config.data_dir is not None:
+            self._restore(self.store)
+        try:
+            await shell.serve_now()
+        except BaseException:
+            self.store.close()
+            raise
+        shell._spawn(self._checkpoint_forever(self.store))
+
+    async def close(self) -> None:
+        """Store what is left and close the database."""
+        if self.store is not None:
+            self._save()
+            self.store.close()
+            self.store = None
+
+    def handle(self, conn: ConnId, message: m.ClientMessage) -> None:
+        self.shell.handle_here(conn, message)
+
+    def send(
+        self,
+        outbox: Outbox,
+        request: tuple[ConnId, m.ClientMessage] | None = None,
+        about: Iterable[str] = (),
+    ) -> None:
+        self._save()
+        self.shell._deliver(outbox)
+
+    def disconnected(self, conn: ConnId) -> None:
+        pass
+
+    def conn_id(self, serial: int) -> ConnId:
+        return serial
+
+    def thinkers(self) -> Thinkers:
+        """This server's own worker processes."""
+        config = self.shell.config
+        return BotWorkers(config.bot_workers, config.think, config.bot_grace, self.shell.metrics)
+
+    def health_problem(self) -> str | None:
+        return None
+
+    def may_think(self) -> bool:
+        return True
+
+    def _restore(self, store: Store) -> None:
+        """Rooms as they were stored; one that cannot be rebuilt is logged and left out."""
+        lobby, metrics = self.shell.lobby, self.shell.metrics
+        now = time.monotonic()
+        rooms = []
+        for stored in store.load():
+            try:
+                if stored.record is None:
+                    raise RecordError(stored.problem or "no record")
+                rooms.append(restore_room(stored.record, now, lobby.wall()))
+            except RecordError as error:
+                log.error("room %s not restored: %s", stored.room_id, error)
+                metrics.rooms_not_restored.inc()
+        lobby.restore(rooms)
+        if rooms:
+            log.info("restored %d room(s) from %s", len(rooms), store.path)
+
+    def _save(self) -> None:
+        """Store every room the lobby changed, before anyone is told of the change."""
+        if self.store is None:
+            return
+        lobby = self.shell.lobby
+        unsaved = lobby.take_unsaved()
+        if not (unsaved.rooms or unsaved.closed or unsaved.results):
+            return
+        records = [record_text(room) for room in unsaved.rooms]
+        try:
+            self.store.save(records, unsaved.closed, unsaved.results)
+        except Exception:
+            log.exception("could not store %d room(s); trying again with the next", len(records))
+            self.shell.metrics.store_failures.inc()
+            lobby.requeue(unsaved)
+
+    async def _checkpoint_forever(self, store: Store) -> None:
+        """Fold the database's write-ahead log in now and then, in a thread."""
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            try:
+                await asyncio.to_thread(store.checkpoint)
+            except sqlite3.Error:
+                log.exception("checkpoint of %s failed; trying again later", store.path)
 
 
 def tls_context(config: ServerConfig) -> ssl.SSLContext | None:
@@ -589,15 +674,6 @@ def tls_context(config: ServerConfig) -> ssl.SSLContext | None:
     if config.tls_cert is None or config.tls_key is None:
         raise TlsError("give both the certificate (tls_cert) and its key (tls_key), or neither")
     return server_context(config.tls_cert, config.tls_key)
-
-
-def make_server(config: ServerConfig) -> ParlourServer:
-    """A single server, or a cluster node when the configuration names a Redis."""
-    if config.redis_url is None:
-        return ParlourServer(config)
-    from .cluster.node import ClusterNode  # noqa: PLC0415 (redis is loaded only for a cluster)
-
-    return ClusterNode(config)
 
 
 def _same_turn(one: BotTurn, other: BotTurn) -> bool:

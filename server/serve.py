@@ -2,9 +2,11 @@
 SIGHUP reads the certificate files again."""
 
 import asyncio
+import contextlib
 import logging
 import re
 import signal
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Final
 
@@ -12,7 +14,7 @@ import platformdirs
 
 from parlour import __version__
 
-from .app import ServerConfig, make_server
+from .app import ParlourServer, ServerConfig
 from .reach import EVERY_ADDRESS, joined
 from .routes import WEBSOCKET_PATH
 
@@ -20,6 +22,29 @@ log = logging.getLogger("parlour.server")
 
 WORKER_GRACE: Final = 0.5
 """Seconds past its time a search in `parlour worker` may run before it is killed."""
+
+
+def make_server(config: ServerConfig) -> ParlourServer:
+    """The server shell, its rooms in this process with SQLite, or owned under leases in
+    Redis by a cluster node when the configuration names a Redis: chosen here, where the
+    command line is read, so the shell never imports the cluster."""
+    if config.redis_url is None:
+        return ParlourServer(config)
+    from .cluster.node import ClusterNode  # noqa: PLC0415 (redis is loaded only for a cluster)
+
+    return ParlourServer(config, ClusterNode)
+
+
+@contextlib.asynccontextmanager
+async def running_server(config: ServerConfig) -> AsyncIterator[ParlourServer]:
+    """A started server (or cluster node), closed and its workers stopped on leaving."""
+    server = make_server(config)
+    await server.start()
+    try:
+        yield server
+    finally:
+        server.close()
+        await server.wait_closed()
 
 
 def data_directory(chosen: Path | None) -> Path:

@@ -16,9 +16,9 @@ import itertools
 import json
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from redis.asyncio.client import PubSub
 from redis.asyncio.connection import Connection
@@ -29,7 +29,7 @@ from parlour.protocol.codes import room_key
 from parlour.protocol.wire import Message as Wire
 
 from ..answers import Outbox
-from ..app import ParlourServer, ServerConfig
+from ..app import ParlourServer
 from ..known import held_name
 from ..lobby import ROOM_ID_LENGTH
 from ..metrics import Metrics
@@ -102,15 +102,22 @@ class Forwarded:
     late answer from the node it went to is dropped."""
 
 
-class ClusterNode(Takeover, ParlourServer):
-    """One node of a cluster: the single server's lobby and shell, with rooms in Redis."""
+class ClusterNode(Takeover):
+    """One node of a cluster: the keeper a server shell is given for rooms owned under
+    leases in Redis, with its own listeners (the node's channel, heartbeats, outbound
+    writes), acting through the shell's lobby and connections."""
 
-    def __init__(self, config: ServerConfig) -> None:
-        super().__init__(config)
+    def __init__(self, shell: ParlourServer) -> None:
+        config = shell.config
         assert config.redis_url is not None
+        self.shell = shell
+        self.config = config
+        self.lobby = shell.lobby
+        self.metrics = shell.metrics
+        self.connections = shell.connections
         self.redis = connect(config.redis_url)
         self.records = RedisRecords(self.redis, round(config.lease_seconds * 1000))
-        self.remote_archive = self.records
+        shell.remote_archive = self.records
         self.cluster_metrics = ClusterMetrics(self.metrics)
         self.patience = config.lease_seconds + ANSWER_MARGIN
         """Seconds within which every request is answered, if only `unavailable`."""
@@ -134,7 +141,6 @@ class ClusterNode(Takeover, ParlourServer):
         """Each owned room's lobby line as last written (None: not listed)."""
         self.broken: set[str] = set()
         """Rooms whose records could not be rebuilt: left alone, not taken again and again."""
-        self._conn_counter = itertools.count(1)
         self._seqs = itertools.count(1)
         self._forwarded: dict[int, Forwarded] = {}
         self._behind: dict[ConnId, list[m.ClientMessage]] = {}
@@ -163,7 +169,7 @@ class ClusterNode(Takeover, ParlourServer):
         await self._pubsub.subscribe(self.channel(self.node), self._cluster_channel())
         assert self._pubsub.connection is not None
         self._pubsub.connection.register_connect_callback(self._subscribed_again)
-        await self._start_serving()
+        await self.shell.serve_now()
         self._spawn(self._listen_forever())
         self._spawn(self.outbound.run())
         self._spawn(self.outbound.run_control())
@@ -171,9 +177,8 @@ class ClusterNode(Takeover, ParlourServer):
         self._spawn(self._expire_forever())
         log.info("node %d joined the cluster at %s", self.node, self.config.redis_url)
 
-    async def wait_closed(self) -> None:
-        """Close as a single server does, then give the rooms up for the others to take."""
-        await super().wait_closed()
+    async def close(self) -> None:
+        """Once the shell stopped serving, give the rooms up for the others to take."""
         with contextlib.suppress(RedisError):
             await self.outbound.flush()
             await self.records.release(self.node, self.fences)
@@ -183,20 +188,17 @@ class ClusterNode(Takeover, ParlourServer):
         await self.redis.aclose()
 
     def health_problem(self) -> str | None:
-        problem = super().health_problem()
-        if problem is None and not self.available:
-            return "Redis cannot be reached"
-        return problem
+        return None if self.available else "Redis cannot be reached"
 
     def _cluster_channel(self) -> str:
         return f"{self.records.prefix}cluster"
 
-    def _new_conn_id(self) -> ConnId:
-        return (self.node << NODE_BITS) | next(self._conn_counter)
+    def conn_id(self, serial: int) -> ConnId:
+        return (self.node << NODE_BITS) | serial
 
     # Requests from this node's connections.
 
-    def _handle(self, conn: ConnId, message: m.ClientMessage) -> None:
+    def handle(self, conn: ConnId, message: m.ClientMessage) -> None:
         """Act on a request here or send it to its room's owner, in the order the
         connection sent its requests: while one waits to learn where its room is, the
         ones after it wait too."""
@@ -219,7 +221,7 @@ class ClusterNode(Takeover, ParlourServer):
         self._names_free.discard((conn, named or ""))
         ref = getattr(message, "room", None)
         if not isinstance(ref, str):
-            super()._handle(conn, message)
+            self.shell.handle_here(conn, message)
             return
         key = room_key(ref)
         room = self.refs.get(key, key)
@@ -254,7 +256,7 @@ class ClusterNode(Takeover, ParlourServer):
         finally:
             for waiting in self._behind.pop(conn, []):
                 if conn in self.connections:
-                    self._handle(conn, waiting)
+                    self.handle(conn, waiting)
 
     async def _check_name_then_go_on(
         self, conn: ConnId, message: m.ClientMessage, name: str
@@ -274,10 +276,10 @@ class ClusterNode(Takeover, ParlourServer):
             self._deliver([(conn, m.Error.from_exception(held_name(name), message.id))])
         elif free and conn in self.connections:
             self._names_free.add((conn, name))
-            self._handle(conn, message)
+            self.handle(conn, message)
         for later in waiting:
             if conn in self.connections:
-                self._handle(conn, later)
+                self.handle(conn, later)
 
     async def _list_rooms(self, conn: ConnId, message: m.ListRooms) -> None:
         try:
@@ -299,7 +301,7 @@ class ClusterNode(Takeover, ParlourServer):
             try:
                 room = self.refs.get(ref) or await self.records.room_id(ref)
                 if room is None:
-                    super()._handle(conn, message)  # the lobby answers no_such_room
+                    self.shell.handle_here(conn, message)  # the lobby answers no_such_room
                     return
                 if room != ref:
                     self.refs[ref] = room
@@ -331,7 +333,7 @@ class ClusterNode(Takeover, ParlourServer):
         if owner == self.node:
             if held is not None and not self._inside(conn, room):
                 self._attach_one(conn, room, held, owner)
-            super()._handle(conn, message)
+            self.shell.handle_here(conn, message)
             return
         if held is not None and held.at != owner:
             self._attach_one(conn, room, held, owner)
@@ -389,8 +391,7 @@ class ClusterNode(Takeover, ParlourServer):
             if now > forwarded.deadline + self.patience:
                 del self._forwarded[seq]
 
-    def _disconnected(self, conn: ConnId) -> None:
-        super()._disconnected(conn)
+    def disconnected(self, conn: ConnId) -> None:
         for node in self.members.forget(conn):
             if node != self.node:
                 self._publish(self.channel(node), env.Gone((conn,)))
@@ -437,7 +438,7 @@ class ClusterNode(Takeover, ParlourServer):
                 outbox: Outbox = []
                 for conn in envelope.conns:
                     outbox += self.lobby.disconnect(conn)
-                self._send(outbox)
+                self.send(outbox)
                 self._follow_up()
             case env.Moved():
                 self._moved(envelope.seq)
@@ -471,8 +472,8 @@ class ClusterNode(Takeover, ParlourServer):
             why = "the game records cannot be reached; try again soon"
             outbox: Outbox = [(request.conn, unavailable(message.id, why))]
         else:
-            outbox = self._ask_lobby(request.conn, message)
-        self._send(outbox, request=(request.conn, message), done=(request.edge, request.seq))
+            outbox = self.shell._ask_lobby(request.conn, message)
+        self.send(outbox, request=(request.conn, message), done=(request.edge, request.seq))
         self._follow_up()
 
     def _attach(self, attach: env.Attach) -> None:
@@ -488,7 +489,7 @@ class ClusterNode(Takeover, ParlourServer):
         answer = outbox[0][1]
         if isinstance(answer, m.Joined | m.Watching):
             outbox[0] = (attach.conn, m.RoomView(room=answer.room))
-        self._send(outbox)
+        self.send(outbox)
         self._follow_up()
 
     def _delivered(self, deliver: env.Deliver) -> None:
@@ -546,7 +547,7 @@ class ClusterNode(Takeover, ParlourServer):
 
     # Sending: records first, then messages.
 
-    def _send(
+    def send(
         self,
         outbox: Outbox,
         request: tuple[ConnId, m.ClientMessage] | None = None,
@@ -627,7 +628,7 @@ class ClusterNode(Takeover, ParlourServer):
             edge, seq = change.done
             self._publish(self.channel(edge), env.Moved(seq))
         elif change.request is not None and change.request[0] in self.connections:
-            self._handle(*change.request)
+            self.handle(*change.request)
 
     def unheard(self, seq: int) -> None:
         """A request reached no node: its room's owner is gone (its lease may not have run
@@ -651,7 +652,7 @@ class ClusterNode(Takeover, ParlourServer):
         for conn, message in outbox:
             if message.TYPE in NOTED and conn in self.connections:
                 self.members.note(conn, message.TYPE, message.to_wire(), self.node)
-        super()._deliver(outbox)
+        self.shell._deliver(outbox)
 
     def _deliver_wire(self, conn: ConnId, wire: Wire) -> None:
         """A message from another node, as its wire map, to one of this node's connections."""
@@ -666,7 +667,7 @@ class ClusterNode(Takeover, ParlourServer):
         websocket, session = entry
         if kind == m.Error.TYPE:
             self.metrics.errors.labels(str(wire.get("code"))).inc()
-        self._send_frame(conn, websocket, session.codec.encode(wire))
+        self.shell._send_frame(conn, websocket, session.codec.encode(wire))
 
     def _publish(self, channel: str, envelope: env.Envelope) -> None:
         self.outbound.publish(channel, envelope)
@@ -710,7 +711,7 @@ class ClusterNode(Takeover, ParlourServer):
         self.owners = {room: node for room, node in self.owners.items() if node == self.node}
         self._spawn(self._attach_everywhere())
 
-    def _thinkers(self) -> Thinkers:
+    def thinkers(self) -> Thinkers:
         """The cluster's workers, through Redis; this node's processes among them, if any."""
         config = self.config
         own = None
@@ -719,9 +720,14 @@ class ClusterNode(Takeover, ParlourServer):
             own = JobWorker(self.redis, pool, self.records.prefix)
         return RemoteThinkers(self.redis, self.metrics, config.bot_grace, own, self.records.prefix)
 
-    def _schedule_bots(self) -> None:
-        if self.available:
-            super()._schedule_bots()
+    def may_think(self) -> bool:
+        return self.available
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        return self.shell._spawn(work)
+
+    def _follow_up(self) -> None:
+        self.shell._follow_up()
 
 
 def _coming_back(room: Room, attach: env.Attach) -> m.Join | m.Spectate:
