@@ -23,7 +23,7 @@ from parlour.client.connection import Connection
 from parlour.protocol import messages as m
 from parlour.rules import GAMES
 from parlour.server import ServerConfig, running_server
-from parlour.server.lobby import Limits
+from parlour.server.services import Limits
 from server import cpu_model, ms, percentile, verdict
 
 ROOMS: Final = 100

@@ -38,15 +38,17 @@ from .addresses import METRICS_FROM, TRUSTED_PROXIES, Network, client_address, n
 from .answers import Outbox
 from .archive import ArchiveAsk, RemoteArchive, answer_remotely
 from .known import ReplayAsked
-from .lobby import BotTurn, Limits, Lobby, SuggestionAsked
+from .lobby import Lobby
 from .metrics import Metrics
 from .reach import advertises_tls, reachable
 from .records import RecordError, record_text, restore_room
 from .room import ConnId, Status
 from .routes import http_router
+from .services import Limits
 from .static import WebSite
 from .store import FILE_NAME as STORE_FILE
 from .store import MEMORY, Store
+from .thinking import BotTurn, SuggestionAsked
 from .tls import TlsError, load_certificate, server_context
 from .workers import BotWorkers, Think, Thinkers
 
@@ -575,7 +577,7 @@ class InProcess:
         """
         shell, config = self.shell, self.shell.config
         self.store = Store(MEMORY if config.data_dir is None else config.data_dir / STORE_FILE)
-        shell.lobby.archive = self.store
+        shell.lobby.asker.archive = self.store
         if config.data_dir is not None:
             self._restore(self.store)
         try:

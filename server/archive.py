@@ -77,11 +77,19 @@ class RecordQuery:
     record: str
 
 
-KeepingQuery = ScoreCardQuery | SavesQuery | PutSave | GetSave | SetInitials
-"""Questions about score cards and saved games (`Keeping`)."""
-KnownQuery = ClaimName | RatingsQuery | RateGame | LeaderboardQuery | FinishedQuery | RecordQuery
-"""Questions about known players (`Known`)."""
-Query = KeepingQuery | KnownQuery
+Query = (
+    ScoreCardQuery
+    | SavesQuery
+    | PutSave
+    | GetSave
+    | SetInitials
+    | ClaimName
+    | RatingsQuery
+    | RateGame
+    | LeaderboardQuery
+    | FinishedQuery
+    | RecordQuery
+)
 
 
 @dataclass(frozen=True, slots=True)

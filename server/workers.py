@@ -36,8 +36,8 @@ from pebble import ProcessExpired, ProcessPool
 from parlour.bots import Thought, UnknownLevelError, fallback_move, level_named, ready, report
 from parlour.rules import State
 
-from .lobby import BotTurn, SuggestionAsked
 from .metrics import Metrics
+from .thinking import BotTurn, SuggestionAsked
 from .turns import Dispatch, Job, JobQueue
 
 log = logging.getLogger("parlour.server")

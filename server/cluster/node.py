@@ -30,9 +30,9 @@ from parlour.protocol.wire import Message as Wire
 
 from ..answers import Outbox
 from ..app import ParlourServer
-from ..known import held_name
 from ..lobby import ROOM_ID_LENGTH
 from ..metrics import Metrics
+from ..people import held_name
 from ..records import record_text
 from ..room import ConnId, Room
 from ..scores import Result

@@ -29,7 +29,7 @@ def test_the_caller_moves_first_only_if_the_call_was_right(
     call: str, landed: str, first: str
 ) -> None:
     table = Table()
-    table.lobby.coin = lambda: landed
+    table.lobby.services.coin = lambda: landed
     room = doublolo_against_the_computer(table)
     board = table.lobby.rooms[room].initial.observation()["board"]
     assert isinstance(answer(table.lobby.handle(1, m.Start(room=room, call=call)), 1), m.Ok)
@@ -66,7 +66,7 @@ def test_a_coin_is_refused_where_none_is_tossed_and_changes_nothing() -> None:
 
 def test_each_new_game_may_be_called_again_and_is_kept_over_a_restart() -> None:
     table = Table()
-    table.lobby.coin = lambda: "tails"
+    table.lobby.services.coin = lambda: "tails"
     room = doublolo_against_the_computer(table)
     table.lobby.handle(1, m.Start(room=room, call="tails"))
     held = table.lobby.rooms[room]

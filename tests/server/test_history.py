@@ -19,7 +19,7 @@ UNIX = 1_700_000_000.0
 
 def timed_table() -> Table:
     table = Table()
-    table.lobby.wall = lambda: UNIX + table.clock.now
+    table.lobby.services.wall = lambda: UNIX + table.clock.now
     return table
 
 

@@ -174,7 +174,7 @@ def test_every_room_nobody_comes_back_to_closes_after_ten_minutes() -> None:
 
 def test_summaries_say_how_many_people_are_in_and_when_the_room_last_moved() -> None:
     table = Table()
-    table.lobby.wall = lambda: UNIX + table.clock.now
+    table.lobby.services.wall = lambda: UNIX + table.clock.now
     host = table.create()
     room = str(host.room["room"])
     created = int(UNIX + table.clock.now)
@@ -205,7 +205,7 @@ def test_summaries_say_how_many_people_are_in_and_when_the_room_last_moved() -> 
 
 def test_alike_rooms_are_told_apart_by_who_is_in_them_and_when_they_were_made() -> None:
     table = Table()
-    table.lobby.wall = lambda: UNIX + table.clock.now
+    table.lobby.services.wall = lambda: UNIX + table.clock.now
     first = str(table.create(1, seat="red").room["room"])
     table.clock.now += 90
     second = str(table.create(2, seat="red").room["room"])

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from parlour.protocol import messages as m
 from parlour.rules import GAMES
 from parlour.server import ServerConfig, running_server
-from parlour.server.lobby import Limits
+from parlour.server.services import Limits
 
 from .wsclient import Client
 

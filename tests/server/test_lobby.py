@@ -12,10 +12,11 @@ from parlour.protocol.wire import check_schema
 from parlour.rules import get_game
 from parlour.rules.tribolo_boards import NAMED_BOARDS
 from parlour.server.answers import Outbox
-from parlour.server.lobby import Limits, Lobby
+from parlour.server.lobby import Lobby
 from parlour.server.manage import restart, rewind
 from parlour.server.records import restore_room, room_record
 from parlour.server.room import Holder, Status
+from parlour.server.services import Limits
 from parlour.server.store import MEMORY, Store
 
 
@@ -268,7 +269,8 @@ def test_a_move_sent_again_is_answered_ok_once_more_and_made_once() -> None:
     held = table.lobby.rooms[room]
     restored = restore_room(room_record(held), table.clock.now)
     restored.seats = held.seats
-    table.lobby.rooms[room] = restored
+    table.lobby.release(room)
+    table.lobby.restore([restored])
     assert table.lobby.handle(2, again) == [(2, m.Ok(id="c"))], "and so does the record"
     rewind(restored, 0)
     assert error_code(table.lobby.handle(2, again), 2) == "stale_version", "taken back"

@@ -130,7 +130,7 @@ def test_a_rated_game_moves_both_ratings_once_and_tells_the_room() -> None:
     names = [line["name"] for line in board.players]
     assert sorted(names) == ["Ann", "Bob"] and names[0] == ("Ann" if won == "black" else "Bob")
     # Rating the same game again (a write sent twice) changes nothing.
-    archive = hall.archive
+    archive = hall.asker.archive
     assert archive is not None
     result = hall.take_unsaved().results[0]
     assert archive.rate(result) == changes
@@ -190,7 +190,7 @@ def test_a_player_comes_back_to_their_seat_by_key_and_lists_their_games() -> Non
     assert isinstance(refused, m.Error) and refused.code == "seat_taken"
     play_out(hall, room)
     hall.take_unsaved()
-    store = hall.archive
+    store = hall.asker.archive
     assert isinstance(store, Store)
     store.save([], results=[])
     games = answer(hall.handle(7, m.MyGames()), 7)
@@ -207,7 +207,7 @@ def test_finished_games_are_listed_rated_and_replayed_by_their_record() -> None:
     hello(hall, 2, "Bob", BOB_KEY)
     room = othello_room(hall)
     play_out(hall, room)
-    store = hall.archive
+    store = hall.asker.archive
     assert isinstance(store, Store)
     unsaved = hall.take_unsaved()
     store.save([], results=unsaved.results)
@@ -357,7 +357,7 @@ def test_a_game_the_computer_finished_for_its_people_is_in_their_lists() -> None
         for turn in turns:
             hall.play_bot(turn, turn.state.format_move(turn.state.legal_moves()[0]))
     assert held.status.value == "finished"
-    store = hall.archive
+    store = hall.asker.archive
     assert isinstance(store, Store)
     store.save([], results=hall.take_unsaved().results)
     for conn, colour, key in ((1, "black", ANN_KEY), (2, "white", BOB_KEY)):
@@ -383,7 +383,7 @@ def test_a_seat_the_computer_played_all_game_is_its_persons_but_counts_for_the_l
     while turns := hall.bot_turns():
         for turn in turns:
             hall.play_bot(turn, turn.state.format_move(turn.state.legal_moves()[0]))
-    store = hall.archive
+    store = hall.asker.archive
     assert isinstance(store, Store)
     store.save([], results=hall.take_unsaved().results)
     mine = answer(hall.handle(1, m.MyGames()), 1)

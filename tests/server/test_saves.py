@@ -14,7 +14,7 @@ from .test_manage import against_bots, bot_moves, play
 
 def archived_table() -> Table:
     table = Table()
-    table.lobby.archive = Store(MEMORY)
+    table.lobby.asker.archive = Store(MEMORY)
     return table
 
 
@@ -95,7 +95,7 @@ def test_a_malformed_import_is_refused_and_changes_nothing(text: str, said: str)
 
 def test_a_damaged_save_is_refused_with_its_reason() -> None:
     table = archived_table()
-    store = table.lobby.archive
+    store = table.lobby.asker.archive
     assert isinstance(store, Store)
     room = against_bots(table, "othello")
     table.lobby.handle(1, m.SaveGame(room=room, name="g"))

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from parlour.protocol import messages as m
-from parlour.server.lobby import Limits
 from parlour.server.room import Status
 from parlour.server.scores import Result, SeatResult, initials
+from parlour.server.services import Limits
 from parlour.server.store import FILE_NAME, MEMORY, Store
 
 from .test_lobby import Table, answer
@@ -160,7 +160,7 @@ def test_the_lobby_answers_score_card_requests_from_its_archive() -> None:
     store.save(
         [], results=[result("numlo", [("blue", "Ann", "win", 9), ("red", None, "loss", 1)])]
     )
-    table.lobby.archive = store
+    table.lobby.asker.archive = store
     reply = answer(table.lobby.handle(1, m.ScoreCard(id=3, game="numlo")), 1)
     assert isinstance(reply, m.ScoreCardReply) and reply.id == 3
     best = {"name": "Ann", "initials": "ANN", "typed": False, "score": 9}
@@ -171,7 +171,7 @@ def test_the_lobby_answers_score_card_requests_from_its_archive() -> None:
 
 def test_the_person_who_makes_a_boards_best_score_types_their_initials() -> None:
     table = Table(Limits())
-    table.lobby.archive = store = Store(MEMORY)
+    table.lobby.asker.archive = store = Store(MEMORY)
     room = table.create(game="othello", seat="black").room["room"]
     table.lobby.handle(1, m.FillBots(room=room, level="easy"))
     table.lobby.handle(1, m.Start(room=room))

@@ -8,11 +8,12 @@ import pytest
 
 from parlour.protocol import messages as m
 from parlour.rules.gamefile import parse_game_file
-from parlour.server.lobby import BotTurn, Lobby
+from parlour.server.lobby import Lobby
 from parlour.server.manage import game_file_of
 from parlour.server.records import restore_room, room_record
 from parlour.server.room import Holder, Status
 from parlour.server.scores import result_of
+from parlour.server.thinking import BotTurn
 
 from .test_lobby import Table, answer, error_code, to
 from .test_manage import bot_moves, play

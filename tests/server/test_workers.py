@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from parlour.rules import GAMES
-from parlour.server.lobby import BotTurn
 from parlour.server.metrics import Metrics
+from parlour.server.thinking import BotTurn
 from parlour.server.turns import Job
 from parlour.server.workers import WORKER_NICENESS, BotWorkers, Think, turn_job
 

@@ -112,7 +112,7 @@ async def test_three_people_at_one_terminal_play_tribolo_to_the_end(
 async def test_a_doublolo_game_starts_with_the_person_calling_the_coin(
     server: ParlourServer, connection: Connection
 ) -> None:
-    server.lobby.coin = lambda: "tails"
+    server.lobby.services.coin = lambda: "tails"
     joined = await connection.request(m.CreateRoom(game="doublolo", seat="red", board=4))
     assert isinstance(joined, m.Joined)
     room = RoomModel.joined(joined)
