@@ -5,8 +5,8 @@ connections are put back into rooms that moved, with the tokens they hold there.
 import asyncio
 import logging
 import time
-from collections.abc import Iterable, Mapping
-from typing import Any, Final, Protocol
+from collections.abc import Container, Iterable
+from typing import Final, Protocol
 
 from prometheus_client import Counter
 from redis.exceptions import RedisError
@@ -79,7 +79,7 @@ class Routing:
         self,
         *,
         lobby: Lobby,
-        connections: Mapping[ConnId, Any],
+        connections: Container[ConnId],
         records: RedisRecords,
         members: Memberships,
         link: Link,
