@@ -115,7 +115,8 @@ class ServerConfig:
 class Keeper(Protocol):
     """Where a server's rooms live and how their records are kept, given to the shell:
     in this process with SQLite (`InProcess`), or owned under leases in a cluster's Redis
-    (`parlour.server.cluster.node.ClusterNode`). The shell calls it at these points."""
+    (`parlour.server.cluster.node.ClusterNode`). The shell calls it at these points; the
+    keeper acts through the shell's `Shell` surface, never its privates."""
 
     async def start(self) -> None:
         """Take the rooms back, then have the shell serve (`ParlourServer.serve_now`)."""
@@ -132,7 +133,7 @@ class Keeper(Protocol):
         request: tuple[ConnId, m.ClientMessage] | None = None,
         about: Iterable[str] = (),
     ) -> None:
-        """Keep what the lobby changed, then deliver its messages (`ParlourServer._deliver`)."""
+        """Keep what the lobby changed, then deliver its messages (`ParlourServer.deliver`)."""
 
     def disconnected(self, conn: ConnId) -> None:
         """A connection of this server closed, and the lobby was told."""
@@ -148,6 +149,31 @@ class Keeper(Protocol):
 
     def may_think(self) -> bool:
         """Whether bots' searches may start now."""
+
+
+class Shell(Protocol):
+    """What a keeper may ask of the server shell it is given (`ParlourServer`)."""
+
+    async def serve_now(self) -> None:
+        """Start the bot workers, listen and keep time: the end of the keeper's `start`."""
+
+    def handle_here(self, conn: ConnId, message: m.ClientMessage) -> None:
+        """Hand a request to this server's lobby; its answers are kept and sent."""
+
+    def ask_lobby(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
+        """The lobby's answers to a request, for the keeper to keep and send."""
+
+    def deliver(self, outbox: Outbox) -> None:
+        """Send messages to this server's connections now, keeping nothing."""
+
+    def send_frame(self, conn: ConnId, websocket: ServerConnection, frame: Frame) -> None:
+        """Queue one encoded frame for a connection; one that does not read is closed."""
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run `work` in the background, cancelled when the shell stops."""
+
+    def follow_up(self) -> None:
+        """Start what the lobby asked for: bots' searches, suggestions, replays, records."""
 
 
 KeeperMaker = Callable[["ParlourServer"], Keeper]
@@ -241,7 +267,7 @@ class ParlourServer:
                     await server.wait_closed()
             await self._workers.close()
             raise
-        self._spawn(self._tick_forever())
+        self.spawn(self._tick_forever())
 
     async def _listen(self) -> Server:
         separate_metrics = self.config.metrics_port is not None
@@ -331,7 +357,7 @@ class ParlourServer:
                 "%d background tasks would not stop; stopping without them", len(self._tasks)
             )
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run `work` in the background, kept until it ends and cancelled on close."""
         task = asyncio.create_task(work)
         self._tasks.add(task)
@@ -378,7 +404,7 @@ class ParlourServer:
     def _disconnected(self, conn: ConnId) -> None:
         """A connection closed: its rooms are told."""
         self._send(self.lobby.disconnect(conn))
-        self._follow_up()
+        self.follow_up()
         self.keeper.disconnected(conn)
 
     def _receive(self, conn: ConnId, session: ServerSession, frame: Frame) -> int | None:
@@ -398,10 +424,10 @@ class ParlourServer:
 
     def handle_here(self, conn: ConnId, message: m.ClientMessage) -> None:
         """Hand a valid request to this server's lobby and send its answers."""
-        self._send(self._ask_lobby(conn, message), (conn, message))
-        self._follow_up()
+        self._send(self.ask_lobby(conn, message), (conn, message))
+        self.follow_up()
 
-    def _ask_lobby(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
+    def ask_lobby(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
         """The lobby's answer to a request; an `internal` error if the lobby failed on it."""
         try:
             outbox = self.lobby.handle(conn, message)
@@ -428,7 +454,7 @@ class ParlourServer:
         holds before it tells)."""
         self.keeper.send(outbox, request, about)
 
-    def _deliver(self, outbox: Outbox) -> None:
+    def deliver(self, outbox: Outbox) -> None:
         """Send each message at once, in order, without waiting for slow readers.
 
         A message sent to several connections is encoded once for each codec among them.
@@ -445,23 +471,23 @@ class ParlourServer:
             frame = frames.get(key)
             if frame is None:
                 frame = frames[key] = session.send(message)
-            self._send_frame(conn, websocket, frame)
+            self.send_frame(conn, websocket, frame)
 
-    def _send_frame(self, conn: ConnId, websocket: ServerConnection, frame: Frame) -> None:
+    def send_frame(self, conn: ConnId, websocket: ServerConnection, frame: Frame) -> None:
         """Queue one frame; a connection that does not read what it is sent is closed."""
         broadcast([websocket], frame)
         if websocket.transport.get_write_buffer_size() > MAX_WRITE_BUFFER:
             log.warning("closing connection %d: it does not read what it is sent", conn)
-            self._spawn(websocket.close(CloseCode.POLICY_VIOLATION, "reading too slowly"))
+            self.spawn(websocket.close(CloseCode.POLICY_VIOLATION, "reading too slowly"))
 
     # Bots.
 
-    def _follow_up(self) -> None:
+    def follow_up(self) -> None:
         """Start what the lobby asked for: bots' searches, suggestions, database questions."""
         for ask in self.lobby.archive_asks():
-            self._spawn(self._ask_archive(ask))
+            self.spawn(self._ask_archive(ask))
         for replay in self.lobby.replays_asked():
-            self._spawn(self._build_replay(replay))
+            self.spawn(self._build_replay(replay))
         self._schedule_bots()
 
     async def _build_replay(self, asked: ReplayAsked) -> None:
@@ -478,7 +504,7 @@ class ParlourServer:
             self._send(self.lobby.archive_failed(ask))
             return
         self._send(self.lobby.archived(ask, found))
-        self._follow_up()
+        self.follow_up()
 
     def _schedule_bots(self) -> None:
         """Set workers searching for every bot whose turn it is and who is not yet thinking,
@@ -494,9 +520,9 @@ class ParlourServer:
             if thinking is not None and _same_turn(thinking[0], turn):
                 continue
             self._stop_thinking(turn.room)
-            self._thinking[turn.room] = (turn, self._spawn(self._bot_turn(turn)))
+            self._thinking[turn.room] = (turn, self.spawn(self._bot_turn(turn)))
         for asked in self.lobby.suggestions_asked():
-            self._spawn(self._suggest(asked))
+            self.spawn(self._suggest(asked))
 
     def _stop_thinking(self, room_id: str) -> None:
         """Cancel the search for a room's bot turn that no longer stands (its seat changed,
@@ -521,7 +547,7 @@ class ParlourServer:
             thinking = self._thinking.get(turn.room)
             if thinking is not None and thinking[0] is turn:
                 del self._thinking[turn.room]
-        self._follow_up()
+        self.follow_up()
 
     async def _suggest(self, asked: SuggestionAsked) -> None:
         """Search for a person's suggestion as the strongest bot would, then answer it."""
@@ -549,7 +575,7 @@ class ParlourServer:
         while True:
             await asyncio.sleep(self.config.tick_interval)
             self._send(self.lobby.tick())
-            self._follow_up()
+            self.follow_up()
 
     def _render_metrics(self) -> bytes:
         for status in Status:
@@ -585,7 +611,7 @@ class InProcess:
         except BaseException:
             self.store.close()
             raise
-        shell._spawn(self._checkpoint_forever(self.store))
+        shell.spawn(self._checkpoint_forever(self.store))
 
     async def close(self) -> None:
         """Store what is left and close the database."""
@@ -604,7 +630,7 @@ class InProcess:
         about: Iterable[str] = (),
     ) -> None:
         self._save()
-        self.shell._deliver(outbox)
+        self.shell.deliver(outbox)
 
     def disconnected(self, conn: ConnId) -> None:
         pass

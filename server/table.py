@@ -4,9 +4,9 @@ answered with an outbox, without I/O.
 The lobby finds the room and hands the request to its table. The file reads as a room's
 life: people come in and take seats, the host fills the empty ones and starts, people and
 bots move, the game ends and is rated; meanwhile the clock hands the seats of people long
-away to stand-ins. Taking back and starting again by consent (`consent.py`), the
-computer's help (`helping.py`) and the game's files (`gamefiles.py`) are the table's
-parts, each given the same room.
+away to stand-ins. Seats changing hands (`seats.py`), taking back and starting again by
+consent (`consent.py`), the computer's help (`helping.py`) and the game's files
+(`gamefiles.py`) are the table's parts, each given the same room.
 """
 
 import dataclasses
@@ -181,7 +181,7 @@ class Table:
             room.empty_since = self.services.clock()
         return self.services.shown(room)
 
-    # Seats.
+    # The host fills the empty seats and starts.
 
     def _host_action(self, conn: ConnId, message: m.FillBots | m.Start) -> Outbox:
         room = self.room

@@ -14,7 +14,7 @@ import dataclasses
 import itertools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
@@ -67,8 +67,10 @@ class Change:
 class Sender(Protocol):
     """The node an `Outbound` sends for."""
 
-    node: int
-    fences: dict[str, int]
+    @property
+    def node(self) -> int: ...
+    @property
+    def fences(self) -> Mapping[str, int]: ...
 
     def channel(self, node: int) -> str: ...
     def deliver_here(self, outbox: Outbox) -> None: ...
