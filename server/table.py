@@ -68,6 +68,8 @@ class Table:
     def handle(self, conn: ConnId, message: TableRequest) -> Outbox:
         """Act on one valid request; a refusal raises ProtocolError and changes nothing."""
         match message:
+            case m.Move():
+                return self._move(conn, message)
             case m.Join():
                 return self._join(conn, message)
             case m.Spectate():
@@ -78,8 +80,6 @@ class Table:
                 return self.seats.change(conn, message)
             case m.FillBots() | m.Start():
                 return self._host_action(conn, message)
-            case m.Move():
-                return self._move(conn, message)
             case m.GetRoom():
                 return [(conn, m.RoomView(id=message.id, room=self.room.view(conn)))]
             case m.Chat():
