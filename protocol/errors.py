@@ -28,6 +28,7 @@ class ErrorCode(StrEnum):
     NOT_IN_ROOM = "not_in_room"
     NOT_STARTED = "not_started"
     GAME_OVER = "game_over"
+    OUT_OF_TIME = "out_of_time"
     NOT_YOUR_TURN = "not_your_turn"
     STALE_VERSION = "stale_version"
     MALFORMED_MOVE = "malformed_move"

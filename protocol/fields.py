@@ -6,6 +6,7 @@ from typing import Any, Final
 
 from .errors import bad_field
 from .players import read_key
+from .timecontrol import read_time_control
 from .wire import MAX_SAFE_INTEGER
 
 MAX_OPTIONS: Final = 32
@@ -163,3 +164,11 @@ GAME_NAME: Final = Text(1, 32)
 MOVE_TEXT: Final = Text(1, 64)
 VERSION: Final = Integer(0, MAX_SAFE_INTEGER)
 BOARD_NUMBER: Final = Integer(0, MAX_SAFE_INTEGER)
+
+
+@dataclass(frozen=True)
+class TimeControlMap(FieldSpec):
+    """A time control's map (`parlour.protocol.timecontrol`), read as its normal form."""
+
+    def read(self, name: str, value: object) -> dict[str, Any]:
+        return read_time_control(name, value).describe()

@@ -28,6 +28,7 @@ from .fields import (
     PlayerKey,
     RequestId,
     Text,
+    TimeControlMap,
 )
 from .wire import Message as WireMessage
 
@@ -125,6 +126,7 @@ class CreateRoom(Message):
     position: str | None = spec(Text(1, MAX_POSITION), None)
     left_seats: str = spec(Choice(LEFT_SEATS), "bot")
     rated: bool = spec(BOOL, True)
+    time_control: dict[str, Any] | None = spec(TimeControlMap(), None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -377,6 +379,7 @@ class Update(Message):
     move: str = spec(STR)
     passed: list[str] = spec(ANY)
     state: dict[str, Any] = spec(ANY)
+    clock: dict[str, Any] | None = spec(ANY, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

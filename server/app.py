@@ -5,8 +5,10 @@ lobby and the protocol package, which never await.
 """
 
 import asyncio
+import contextlib
 import itertools
 import logging
+import math
 import sqlite3
 import ssl
 import time
@@ -216,6 +218,9 @@ class ParlourServer:
         self._server: Server | None = None
         self._metrics_server: Server | None = None
         self._closing = False
+        self._deadline_moved = asyncio.Event()
+        self._waiting_until = math.inf
+        """The clock deadline (Unix time) `_flags_forever` sleeps till."""
         self.ssl_context: ssl.SSLContext | None = tls_context(config)
         """What the server serves TLS with, when it does; `reload_tls` renews it in place."""
         self.lobby.tls = self.ssl_context is not None or advertises_tls(config.advertise)
@@ -268,6 +273,7 @@ class ParlourServer:
             await self._workers.close()
             raise
         self.spawn(self._tick_forever())
+        self.spawn(self._flags_forever())
 
     async def _listen(self) -> Server:
         separate_metrics = self.config.metrics_port is not None
@@ -415,6 +421,9 @@ class ParlourServer:
             return result.close
         message = result.message
         self.metrics.messages.labels(message.TYPE).inc()
+        if isinstance(message, m.Move):
+            websocket, _ = self.connections[conn]
+            self.lobby.people.lags[conn] = round(websocket.latency * 500)
         self._handle(conn, message)
         return None
 
@@ -489,6 +498,9 @@ class ParlourServer:
         for replay in self.lobby.replays_asked():
             self.spawn(self._build_replay(replay))
         self._schedule_bots()
+        deadline = self.lobby.next_deadline()
+        if deadline is not None and deadline < self._waiting_until:
+            self._deadline_moved.set()
 
     async def _build_replay(self, asked: ReplayAsked) -> None:
         """Build a replay in a thread, so rooms go on moving meanwhile, and send it."""
@@ -571,6 +583,22 @@ class ParlourServer:
 
     # Time.
 
+    async def _flags_forever(self) -> None:
+        """Flag each seat as its clock runs out: asleep till the soonest deadline, woken
+        when a sooner one comes. A cluster node cut off from Redis flags nobody."""
+        while True:
+            deadline = self.lobby.next_deadline()
+            self._waiting_until = math.inf if deadline is None else deadline
+            self._deadline_moved.clear()
+            delay = None if deadline is None else max(0.0, deadline - self.lobby.wall())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._deadline_moved.wait(), delay)
+            if not self.keeper.may_think():
+                await asyncio.sleep(self.config.tick_interval)
+                continue
+            self._send(self.lobby.flags_due())
+            self.follow_up()
+
     async def _tick_forever(self) -> None:
         while True:
             await asyncio.sleep(self.config.tick_interval)
@@ -617,6 +645,7 @@ class InProcess:
         """Store what is left and close the database."""
         if self.store is not None:
             self._save()
+            self.store.mark_alive(self.shell.lobby.wall())
             self.store.close()
             self.store = None
 
@@ -662,7 +691,7 @@ class InProcess:
             except RecordError as error:
                 log.error("room %s not restored: %s", stored.room_id, error)
                 metrics.rooms_not_restored.inc()
-        lobby.restore(rooms)
+        lobby.restore(rooms, away_since=store.alive_at())
         if rooms:
             log.info("restored %d room(s) from %s", len(rooms), store.path)
 
@@ -683,10 +712,12 @@ class InProcess:
             lobby.requeue(unsaved)
 
     async def _checkpoint_forever(self, store: Store) -> None:
-        """Fold the database's write-ahead log in now and then, in a thread."""
+        """Note that the server runs, and fold the database's write-ahead log in now and
+        then, in a thread."""
         while True:
             await asyncio.sleep(CHECKPOINT_SECONDS)
             try:
+                store.mark_alive(self.shell.lobby.wall())
                 await asyncio.to_thread(store.checkpoint)
             except sqlite3.Error:
                 log.exception("checkpoint of %s failed; trying again later", store.path)

@@ -24,6 +24,8 @@ NEW_GAME: Final = "new_game"
 UNDO: Final = "undo"
 LOADED: Final = "loaded"
 PROPOSAL: Final = "proposal"
+FLAGGED: Final = "flagged"
+CLOCK_PAUSED: Final = "clock_paused"
 
 Entry = dict[str, Any]
 

@@ -34,11 +34,19 @@ class Journal:
     """Games finished since the shell last stored them, for the score cards."""
     reseated: set[tuple[str, str]] = field(default_factory=set)
     """Seats (room, colour) that changed hands since `take_reseated`."""
+    timed: set[str] = field(default_factory=set)
+    """Rooms shown anew since `take_timed`: only these can have a new clock deadline."""
 
     def shown(self, room_id: str) -> None:
-        """The room is shown anew: stored, and looked at for a bot to move."""
+        """The room is shown anew: stored, and looked at for a bot to move and for when
+        its clock runs out."""
         self.changed.add(room_id)
         self.unsaved.add(room_id)
+        self.timed.add(room_id)
+
+    def take_timed(self) -> set[str]:
+        timed, self.timed = self.timed, set()
+        return timed
 
     def take_changed(self) -> set[str]:
         changed, self.changed = self.changed, set()

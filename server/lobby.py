@@ -7,6 +7,7 @@ the server's shell feeds it requests, disconnects, clock ticks and bots' moves, 
 the outbox it returns.
 """
 
+import heapq
 import secrets
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -17,6 +18,7 @@ from parlour.protocol import messages as m
 from parlour.protocol.codes import new_code, room_key
 from parlour.protocol.messages import COIN_SIDES
 from parlour.protocol.players import player_id
+from parlour.protocol.timecontrol import NONE, read_time_control
 from parlour.rules import GAMES, Game, RulesError, State
 from parlour.rules.dealing import MAX_BOARD_NUMBER
 
@@ -113,6 +115,9 @@ class Lobby:
         self.asker = Asker(self.archived, archive)
         self.known = Known(self.asker, self.people, self.journal, self.rooms)
         self.suggestions = Suggestions()
+        self._deadlines: list[tuple[int, str]] = []
+        """When clocks run out (Unix milliseconds), with their rooms, soonest first; a
+        deadline a move has since put off is passed over when it comes."""
         self.services = Services(
             clock=clock,
             wall=wall,
@@ -246,6 +251,7 @@ class Lobby:
             moved_at=made_at,
             created_at=made_at,
             rated=message.rated,
+            time_control=read_time_control("time_control", message.time_control or {"kind": NONE}),
         )
         return self._register(room).open(conn, message.id, message.seat)
 
@@ -256,16 +262,22 @@ class Lobby:
         return [(conn, seen)]
 
     def _register(self, room: Room) -> Table:
+        services = self.services
+        room.now_ms = lambda: int(services.wall() * 1000)
         table = Table(room, self.services)
         self.tables[room.id] = table
         if room.code is not None:
             self.codes[room.code] = table
         return table
 
-    def restore(self, rooms: list[Room]) -> None:
-        """Take back the rooms a stopped server left open, as they were stored."""
+    def restore(self, rooms: list[Room], away_since: float | None = None) -> None:
+        """Take back the rooms a stopped server left open, as they were stored; their
+        clocks given back the time since `away_since` (Unix time), when the server that
+        kept them was last known to run."""
         for room in rooms:
-            self._register(room)
+            table = self._register(room)
+            if away_since is not None:
+                table.paused(int(away_since * 1000))
             self.journal.changed.add(room.id)
             self.known.show_ratings(room)
 
@@ -353,7 +365,8 @@ class Lobby:
         outbox: Outbox = []
         for table in list(self.tables.values()):
             room = table.room
-            if room.empty_since is not None:
+            timed = room.clock is not None and room.status is Status.PLAYING
+            if room.empty_since is not None and not timed:
                 empty = now - room.empty_since
                 if empty >= self.limits.idle_close or (
                     empty >= self.limits.close_finished_after
@@ -368,11 +381,33 @@ class Lobby:
             outbox += table.tick(now)
         return outbox
 
+    def next_deadline(self) -> float | None:
+        """When (Unix time) a clock next runs out, if one runs: the shell's time to call
+        `flags_due`."""
+        for room_id in self.journal.take_timed():
+            table = self.tables.get(room_id)
+            clock = None if table is None else table.room.clock
+            deadline = None if clock is None else clock.deadline_ms()
+            if deadline is not None:
+                heapq.heappush(self._deadlines, (deadline, room_id))
+        return self._deadlines[0][0] / 1000 if self._deadlines else None
+
+    def flags_due(self) -> Outbox:
+        """Flag the seats whose time ran out by now (`next_deadline`)."""
+        now_ms = int(self.services.wall() * 1000)
+        outbox: Outbox = []
+        while self._deadlines and self._deadlines[0][0] <= now_ms:
+            _, room_id = heapq.heappop(self._deadlines)
+            table = self.tables.get(room_id)
+            if table is not None:
+                outbox += table.time_up()
+        return outbox
+
     def bot_turns(self) -> list[BotTurn]:
         """Every room changed since the last call where a bot or stand-in is now to move.
 
         Bots wait in a room nobody is connected to, for nobody would see them play; they
-        play on when someone comes in.
+        play on when someone comes in. Where a clock runs, they play on regardless.
         """
         now = self.clock()
         turns = []

@@ -50,6 +50,8 @@ def rewind(room: Room, keep: int) -> None:
     room.status = Status.PLAYING
     room.version += 1
     room.moves_since = room.version
+    if room.clock is not None:
+        room.clock.run(state.to_move, room.now_ms())
 
 
 def restart(room: Room, board: int | None = None, *, rotate: bool = False) -> None:
@@ -121,6 +123,7 @@ def load(room: Room, loaded: GameFile) -> None:
     room.unrated_by = "the game was loaded"
     room.version += 1
     room.moves_since = room.version
+    room.start_clock()
 
 
 def toss_for_first(room: Room, caller: str, call: str, landed: str) -> None:
@@ -132,6 +135,7 @@ def toss_for_first(room: Room, caller: str, call: str, landed: str) -> None:
     room.initial = room.game.new(room.options, seed=room.board)
     if room.state is not None:
         room.state = room.initial
+        room.start_clock()
     room.coin = CoinToss(caller, call, landed, first)
 
 
@@ -139,10 +143,14 @@ def game_file_of(room: Room) -> GameFile:
     """The room's game as a game file, with who held the seats at the start, every change
     of hands since, and any result."""
     tags = {"Seats": room.seats_at_start or room.holders_text()}
-    if room.state is not None and room.state.is_over:
+    if room.time_control.clocked:
+        tags["TimeControl"] = room.time_control.label()
+    if room.state is not None and (room.state.is_over or room.status is Status.FINISHED):
         scores = room.state.scores()
         tags["Result"] = ", ".join(
             f"{seat.colour} {score}" for seat, score in zip(room.seats, scores, strict=True)
         )
+    if room.flagged:
+        tags["Termination"] = "; ".join(f"{colour} ran out of time" for colour in room.flagged)
     start: int | str = room.position if room.position is not None else room.board
     return game_file(room.game, room.options, start, room.moves, tags, seat_changes=room.seat_log)

@@ -26,6 +26,9 @@ class People:
     """The player id each connection's key proved, for those that sent one."""
     entered: dict[ConnId, set[str]] = field(default_factory=dict)
     """The rooms each connection has come into: all a disconnect need look at."""
+    lags: dict[ConnId, int] = field(default_factory=dict)
+    """Each connection's network lag (half its last ping's round trip), in milliseconds:
+    what a live clock forgives of its moves' time."""
 
     def name(self, conn: ConnId) -> str:
         return self.names[conn]
@@ -49,6 +52,9 @@ class People:
         self.players[conn] = claim.player
         return {"id": claim.player, "name": claim.name, "new": bool(found)}
 
+    def lag_ms(self, conn: ConnId) -> int:
+        return self.lags.get(conn, 0)
+
     def came_in(self, conn: ConnId, room_id: str) -> None:
         self.entered.setdefault(conn, set()).add(room_id)
 
@@ -56,6 +62,7 @@ class People:
         """A connection is gone: the rooms it had come into."""
         self.names.pop(conn, None)
         self.players.pop(conn, None)
+        self.lags.pop(conn, None)
         return self.entered.pop(conn, set())
 
     def owner_of_saves(self, conn: ConnId) -> str:

@@ -107,14 +107,22 @@ def win_chances(ratings: Sequence[Rating]) -> list[float]:
     return [weight / sum(weights) for weight in weights]
 
 
-def ranks_of(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
+def ranks_of(
+    scores: Sequence[int], winners: Sequence[int], flagged: Sequence[int] = ()
+) -> list[int]:
     """Each seat's finishing place for rating: the winners first (a shared win ties at 1),
-    then the others by score, higher better, equal scores tied (places as 1, 1, 3)."""
-    if any(not 0 <= seat < len(scores) for seat in winners):
+    then the others by score, higher better, equal scores tied (places as 1, 1, 3); seats
+    that ran out of time last of all, the first to run out the very last."""
+    if any(not 0 <= seat < len(scores) for seat in (*winners, *flagged)):
         raise ValueError(f"winners {list(winners)} are not all seats of {len(scores)}")
     won = set(winners)
+    out = {seat: order for order, seat in enumerate(flagged)}
 
     def beats(other: int, seat: int) -> bool:
+        if (other in out) != (seat in out):
+            return seat in out
+        if other in out:
+            return out[other] > out[seat]
         if (other in won) != (seat in won):
             return other in won
         return seat not in won and scores[other] > scores[seat]

@@ -10,9 +10,12 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
+from parlour.protocol import ProtocolError
+from parlour.protocol.timecontrol import NONE, read_time_control
 from parlour.rules import GAMES, RulesError
 from parlour.rules.gamefile import SeatChange
 
+from .clocks import Clock
 from .history import History
 from .room import CoinToss, Holder, LeftSeats, Room, Seat, Status
 
@@ -73,6 +76,9 @@ def room_record(room: Room, *, history: bool = True) -> dict[str, Any]:
         "rated": room.rated,
         "unrated_by": room.unrated_by,
         "rating_changes": room.rating_changes,
+        "time_control": room.time_control.describe(),
+        "clock": None if room.clock is None else room.clock.record(),
+        "flagged": [[colour, rated_as] for colour, rated_as in room.flagged.items()],
         "seats": [
             {
                 "colour": seat.colour,
@@ -101,7 +107,7 @@ def restore_room(record: dict[str, Any], now: float, wall: float = 0.0) -> Room:
         return _restore(record, now, wall)
     except RecordError:
         raise
-    except (KeyError, TypeError, ValueError, RulesError) as error:
+    except (KeyError, TypeError, ValueError, RulesError, ProtocolError) as error:
         raise RecordError(f"room {record.get('id')!r}: {type(error).__name__}: {error}") from None
 
 
@@ -174,7 +180,28 @@ def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
         unrated_by=_optional_text(record.get("unrated_by")),
         rating_changes=_rating_changes(record.get("rating_changes")),
         history=History.restored(record.get("history")),
+        time_control=read_time_control("time_control", record.get("time_control", {"kind": NONE})),
+        clock=_clock(record.get("clock"), len(seats)),
+        flagged={
+            str(colour): _optional_text(rated) for colour, rated in record.get("flagged", [])
+        },
     )
+
+
+def _clock(value: Any, seats: int) -> Clock | None:
+    if value is None:
+        return None
+    clock = Clock(
+        read_time_control("clock.control", value["control"]),
+        [int(ms) for ms in value["remaining_ms"]],
+        [int(ms) for ms in value["lag_budget_ms"]],
+        None if value["running"] is None else int(value["running"]),
+        int(value["since_ms"]),
+        {int(seat) for seat in value.get("untimed", [])},
+    )
+    if len(clock.remaining_ms) != seats or len(clock.lag_budget_ms) != seats:
+        raise RecordError("the clock has not one time a seat")
+    return clock
 
 
 def _rating_changes(value: Any) -> dict[str, dict[str, int]] | None:

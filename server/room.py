@@ -1,12 +1,16 @@
 """One room: a game, its seats and watchers, and what each connection is shown of it."""
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from parlour.protocol.timecontrol import TimeControl
 from parlour.rules import Game, State
 from parlour.rules.gamefile import SeatChange
 
+from .clocks import Clock
 from .history import History
 from .ratings import computer_player
 
@@ -250,6 +254,14 @@ class Room:
     """After a rated game ends and its ratings are kept: each colour's before and after."""
     history: History = field(default_factory=History)
     """What happened in the room lately, for those who come in (protocol.md 2.11)."""
+    time_control: TimeControl = field(default_factory=TimeControl)
+    clock: Clock | None = None
+    """The game's clock, while a game with a time control is played (protocol.md 2.12)."""
+    flagged: dict[str, str | None] = field(default_factory=dict)
+    """The seats that ran out of time this game, in order, each with whom the game rated
+    it as then (its player, or None)."""
+    now_ms: Callable[[], int] = field(default=lambda: int(time.time() * 1000), repr=False)
+    """Unix milliseconds, for the clock: the lobby's wall clock once it holds the room."""
     _observed: tuple[State[Any] | None, dict[int | None, dict[str, Any]]] = field(
         default_factory=lambda: (None, {}), repr=False, compare=False
     )
@@ -316,6 +328,8 @@ class Room:
         if self.unrated_by is not None:
             return self.unrated_by
         for seat in self.seats:
+            if seat.colour in self.flagged:
+                continue  # the computer plays on for a seat out of time; it counts as last
             if seat.colour in self.stood_in:
                 return f"the computer stood in for {seat.name or seat.colour}"
             if seat.colour in self.changed_hands:
@@ -338,7 +352,7 @@ class Room:
                 )
             if seat.player is None:
                 return f"{seat.name} plays as a guest"
-            if seat.holder is not Holder.HUMAN:
+            if seat.holder is not Holder.HUMAN and seat.colour not in self.flagged:
                 return f"the computer plays {seat.name}'s seat"
         players = [seat.player for seat in people]
         if len(set(players)) < len(players):
@@ -359,6 +373,23 @@ class Room:
         self.changed_hands = {seat.colour for seat in self.seats if seat.holder is Holder.STANDIN}
         self.played_by = {}
         self.note_players()
+        self.start_clock()
+
+    def start_clock(self) -> None:
+        """A new game's clock, the first to move's time running; none without a time
+        control."""
+        self.flagged = {}
+        state = self.state
+        if not self.time_control.clocked or state is None or self.status is not Status.PLAYING:
+            self.clock = None
+            return
+        self.clock = Clock.start(self.time_control, len(self.seats), state.to_move, self.now_ms())
+
+    def clock_view(self) -> dict[str, Any] | None:
+        """The clock as the room shows it now (protocol.md 2.12); None without one."""
+        if self.clock is None:
+            return None
+        return self.clock.describe(self.game.seats, self.now_ms())
 
     def first_colour(self) -> str:
         """The colour that moves first in this game."""
@@ -396,6 +427,7 @@ class Room:
             "people": len(self.connections()),
             "moved_at": self.moved_at,
             "created_at": self.created_at,
+            "time_control": self.time_control.describe(),
         }
 
     def view(self, conn: ConnId | None) -> dict[str, Any]:
@@ -417,6 +449,8 @@ class Room:
             "rated": self.why_unrated() is None,
             "unrated": self.why_unrated(),
             "rating_changes": self.rating_changes,
+            "clock": self.clock_view(),
+            "flagged": list(self.flagged),
         }
 
     def viewpoint(self, seat: Seat | None) -> int | None:

@@ -11,6 +11,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
+from parlour.rules.helpmate import could_win
+
+from .ratings import ranks_of
 from .room import Holder, Room
 
 CHANGED: Final = "changed"
@@ -80,6 +83,13 @@ class Result:
     """Whether the game counts for ratings (protocol.md, 2.10)."""
     winners: tuple[int, ...] = ()
     """The winning seats' indexes."""
+    flagged: tuple[int, ...] = ()
+    """The seats that ran out of time, in order: they finish last, the first last of all."""
+
+    @property
+    def ranks(self) -> list[int]:
+        """Each seat's finishing place for rating (`ratings.ranks_of`)."""
+        return ranks_of([seat.score for seat in self.seats], self.winners, self.flagged)
 
     @property
     def record_id(self) -> str:
@@ -108,16 +118,20 @@ def preset_of(options: dict[str, Any], position: str | None = None) -> str:
 
 
 def result_of(room: Room, record: str = "") -> Result:
-    """The result of `room`'s finished game, whose game file is `record`."""
+    """The result of `room`'s finished game, whose game file is `record`: played out, or
+    ended by the clock (`room.flagged`)."""
     state = room.state
-    assert state is not None and state.is_over
-    winners = state.winners()
+    assert state is not None and (state.is_over or room.flagged)
+    flagged = tuple(room.game.seats.index(colour) for colour in room.flagged)
+    winners = winners_of(room, flagged)
     scores = state.scores()
     seats = []
     for index, seat in enumerate(room.seats):
         outcome = "loss" if index not in winners else "win" if len(winners) == 1 else "tie"
-        changed = seat.colour in room.changed_hands
-        person = seat.holder is Holder.HUMAN and not changed
+        out_of_time = seat.colour in room.flagged
+        changed = seat.colour in room.changed_hands and not out_of_time
+        person = (seat.holder is Holder.HUMAN or out_of_time) and not changed
+        rated_as = room.flagged[seat.colour] if out_of_time else seat.rated_as
         seats.append(
             SeatResult(
                 colour=seat.colour,
@@ -127,7 +141,7 @@ def result_of(room: Room, record: str = "") -> Result:
                 outcome=outcome,
                 score=scores[index],
                 player_id=seat.player if person else None,
-                rated_as=None if changed else seat.rated_as,
+                rated_as=None if changed else rated_as,
                 played_by=tuple(room.played_by.get(seat.colour, ())),
             )
         )
@@ -144,7 +158,29 @@ def result_of(room: Room, record: str = "") -> Result:
         record=record,
         rated=room.why_unrated() is None and all(seat.rated_as for seat in seats),
         winners=tuple(winners),
+        flagged=flagged,
     )
+
+
+def winners_of(room: Room, flagged: tuple[int, ...]) -> list[int]:
+    """The seats that won: the game's winners where it was played out; a seat out of time
+    never wins. Of two seats, the other wins, or both tie where it could not have won
+    whatever anyone played (`could_win`); of three, the timed seat left wins, else the best
+    score among those still timed."""
+    state = room.state
+    assert state is not None
+    if not flagged:
+        return list(state.winners())
+    timed = [seat for seat in range(len(room.seats)) if seat not in flagged]
+    if state.is_over:
+        won = [seat for seat in state.winners() if seat not in flagged]
+        if won:
+            return won
+    if len(timed) == 1:
+        return timed if len(room.seats) > 2 or could_win(state, timed[0]) else [0, 1]
+    scores = state.scores()
+    best = max(scores[seat] for seat in timed)
+    return [seat for seat in timed if scores[seat] == best]
 
 
 def best_of(name: str, score: int, typed: str | None) -> dict[str, Any]:

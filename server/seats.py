@@ -103,6 +103,11 @@ class Seats:
         seat = room.seat_named(message.seat)
         if seat is None:
             raise no_such_seat(room.game, message.seat)
+        if seat.colour in room.flagged and room.status is Status.PLAYING:
+            raise refuse(
+                ErrorCode.OUT_OF_TIME,
+                f"{seat.colour} ran out of time: the computer plays it to the end of the game",
+            )
         own = seat.conn == conn
         taking_open = seat.holder is Holder.OPEN and message.holder == "human"
         if not (own or taking_open or room.host_conn == conn):
@@ -166,8 +171,8 @@ class Seats:
     def stand_in(self, now: float) -> Outbox:
         """A bot takes over each seat whose person has been away too long."""
         room = self.room
-        if room.standin_after == 0:
-            return []
+        if room.standin_after == 0 or room.clock is not None:
+            return []  # with a clock, the time of a person away runs on instead
         outbox: Outbox = []
         for seat in room.seats:
             away = seat.dropped_at

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from .ratings import COMPUTER, NEW, Rating, is_computer, ranks_of, rate_players
+from .ratings import COMPUTER, NEW, Rating, is_computer, rate_players
 from .records import RecordText
 from .scores import CHANGED, COMPUTER_NAME, Result, best_of, record_id
 
@@ -79,6 +79,7 @@ MIGRATIONS: Final = (
         "INSERT OR IGNORE INTO result_players SELECT player, result FROM result_seats"
         " WHERE player IS NOT NULL",
     ),
+    ("CREATE TABLE alive (id INTEGER PRIMARY KEY CHECK (id = 0), at REAL NOT NULL)",),
 )
 """Each entry's statements take the schema from the version of its index to the next."""
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -383,7 +384,7 @@ class Store:
                 return {str(c): {"before": b, "after": a} for c, b, a in kept}
             seats = [seat.rated_as or "" for seat in result.seats]
             before = self.ratings(result.game, seats)
-            ranks = ranks_of([seat.score for seat in result.seats], result.winners)
+            ranks = result.ranks
             after = rate_players(before, seats, ranks)
             self._db.executemany(
                 "INSERT OR REPLACE INTO ratings (game, player, mu, sigma, games)"
@@ -492,6 +493,19 @@ class Store:
                 continue
             found.append(Stored(str(room_id), record))
         return found
+
+    def mark_alive(self, at: float) -> None:
+        """The server is running at the Unix time `at`: after a stop, its rooms' clocks are
+        given back the time since."""
+        self._db.execute(
+            "INSERT INTO alive (id, at) VALUES (0, ?) ON CONFLICT (id) DO UPDATE SET at = ?",
+            (at, at),
+        )
+
+    def alive_at(self) -> float | None:
+        """When the server that wrote this database was last known to run, in Unix time."""
+        row = self._db.execute("SELECT at FROM alive WHERE id = 0").fetchone()
+        return None if row is None else float(row[0])
 
     def checkpoint(self) -> None:
         """Copy the write-ahead log into the database, on a connection of its own, so that

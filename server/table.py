@@ -13,7 +13,7 @@ import dataclasses
 from typing import Any
 
 from parlour.bots import default_level
-from parlour.protocol import ErrorCode
+from parlour.protocol import ErrorCode, ProtocolError
 from parlour.protocol import messages as m
 from parlour.rules import IllegalMoveError, MalformedMoveError, State
 
@@ -21,7 +21,7 @@ from .answers import Outbox, playing_seat, refuse, running
 from .consent import Consent
 from .gamefiles import GameFiles
 from .helping import Help
-from .history import CHAT, MOVE, OVER, STARTED
+from .history import CHAT, CLOCK_PAUSED, FLAGGED, MOVE, OVER, STARTED
 from .manage import game_file_of
 from .room import ConnId, Holder, LeftSeats, Room, Seat, Status
 from .scores import Result, result_of
@@ -66,7 +66,17 @@ class Table:
         self.files = GameFiles(room, services)
 
     def handle(self, conn: ConnId, message: TableRequest) -> Outbox:
-        """Act on one valid request; a refusal raises ProtocolError and changes nothing."""
+        """Act on one valid request, once a seat whose time ran out is flagged; a refusal
+        raises ProtocolError and changes nothing (but the flag)."""
+        flagged = self.time_up()
+        if not flagged:
+            return self._handle(conn, message)
+        try:
+            return [*self._handle(conn, message), *flagged]
+        except ProtocolError as error:
+            return [(conn, m.Error.from_exception(error, message.id)), *flagged]
+
+    def _handle(self, conn: ConnId, message: TableRequest) -> Outbox:
         match message:
             case m.Move():
                 return self._move(conn, message)
@@ -222,18 +232,23 @@ class Table:
         room.history.add(STARTED, self.services.wall(), first=room.first_colour(), coin=coin)
 
     def _move(self, conn: ConnId, message: m.Move) -> Outbox:
-        seat = playing_seat(self.room, conn)
-        if made_already(self.room, conn, message):
+        room = self.room
+        if any(seat.colour in room.flagged for seat in room.owned_by(conn)):
+            raise refuse(ErrorCode.OUT_OF_TIME, "your time ran out")
+        seat = playing_seat(room, conn)
+        if made_already(room, conn, message):
             return [(conn, m.Ok(id=message.id))]
-        return [(conn, m.Ok(id=message.id)), *self._play(seat, message.version, message.move)]
+        lag = self.services.people.lag_ms(conn)
+        return [(conn, m.Ok(id=message.id)), *self._play(seat, message.version, message.move, lag)]
 
     def bot_turn(self, now: float) -> BotTurn | None:
         """The turn a bot or stand-in is to play now, if one is: not while a proposal
-        waits, nor in a room nobody is connected to, where nobody would see it play."""
+        waits, nor in a room nobody is connected to, where nobody would see it play (but
+        where its clock runs)."""
         room = self.room
         if room.status is not Status.PLAYING or room.state is None:
             return None
-        if room.proposal is not None or not room.connections():
+        if room.proposal is not None or (not room.connections() and room.clock is None):
             return None
         seat = room.seats[room.state.to_move]
         if not seat.plays_as_bot:
@@ -255,13 +270,17 @@ class Table:
         )
 
     def play_bot(self, turn: BotTurn, move: str) -> Outbox:
-        """A bot's move, checked exactly as a person's; ProtocolError if refused."""
+        """A bot's move, checked exactly as a person's (its real thinking time charged to
+        its clock); ProtocolError if refused."""
+        flagged = self.time_up()
+        if flagged:
+            return flagged
         seat = self.room.seat_named(turn.colour)
         if seat is None or not seat.plays_as_bot or seat.changes != turn.seat_changes:
             raise refuse(ErrorCode.NOT_SEATED, f"{turn.colour}'s seat changed hands")
         return self._play(seat, turn.version, move)
 
-    def _play(self, seat: Seat, version: int, text: str) -> Outbox:
+    def _play(self, seat: Seat, version: int, text: str, lag_ms: int = 0) -> Outbox:
         """Check a move in protocol.md's order, then apply it and tell everyone."""
         room = self.room
         state = running(room)
@@ -295,6 +314,9 @@ class Table:
         room.undone = 0
         room.moved_at = int(self.services.wall())
         passed = [room.seats[index].colour for index in after.passed]
+        if room.clock is not None:
+            to_move = None if after.is_over else after.to_move
+            room.clock.moved(room.seats.index(seat), room.now_ms(), lag_ms, to_move)
         room.history.add(
             MOVE,
             room.moved_at,
@@ -315,6 +337,7 @@ class Table:
         room = self.room
         updates: dict[int | None, m.Update] = {}
         outbox: Outbox = []
+        clock = room.clock_view()
         for member in sorted(room.connections()):
             seen_by = room.seat_of(member)
             viewpoint = room.viewpoint(seen_by)
@@ -326,6 +349,7 @@ class Table:
                     move=played,
                     passed=passed,
                     state=room.observation(seen_by) or {},
+                    clock=clock,
                 )
             outbox.append((member, updates[viewpoint]))
         return outbox
@@ -333,17 +357,19 @@ class Table:
     # The end.
 
     def _end(self, state: State[Any]) -> Result:
-        """The game is over: its result, for the score cards and the ratings; the winners,
-        scores and people in the room's history."""
+        """The game is over, played out or ended by a flag: its result, for the score cards
+        and the ratings; the winners, scores and people in the room's history."""
         room = self.room
         room.status = Status.FINISHED
+        if room.clock is not None:
+            room.clock.stop(room.now_ms())
         room.note_players()
         result = result_of(room, game_file_of(room).text())
         self.services.journal.results.append(result)
         room.history.add(
             OVER,
             self.services.wall(),
-            winners=[room.seats[index].colour for index in state.winners()],
+            winners=[room.seats[index].colour for index in result.winners],
             scores=dict(zip(room.game.seats, state.scores(), strict=True)),
             names={
                 seat.colour: seat.name if seat.belongs_to_person else None for seat in room.seats
@@ -351,7 +377,61 @@ class Table:
         )
         return result
 
-    # Talk, and time.
+    # Time.
+
+    def time_up(self) -> Outbox:
+        """Flag the seat to move if its time (and grace) ran out: worked out when the room is
+        next asked anything, or when the lobby's deadline for it comes."""
+        room, clock = self.room, self.room.clock
+        if clock is None or room.status is not Status.PLAYING:
+            return []
+        now = room.now_ms()
+        seat = clock.out_of_time(now)
+        return [] if seat is None else self._flag(seat, now)
+
+    def _flag(self, index: int, now_ms: int) -> Outbox:
+        """`index`'s time ran out. Of two seats, the other wins (or ties, where it could not
+        win by the rules); of three, the seat finishes last and the computer plays it on,
+        so that the others finish their game, until one timed seat is left."""
+        room, clock = self.room, self.room.clock
+        assert clock is not None and room.state is not None
+        seat = room.seats[index]
+        room.flagged[seat.colour] = seat.rated_as
+        clock.flag(index, now_ms)
+        timed = [each for each in range(len(room.seats)) if each not in clock.untimed]
+        ends = len(timed) < 2
+        room.history.add(
+            FLAGGED,
+            self.services.wall(),
+            seat=seat.colour,
+            name=seat.name if seat.belongs_to_person else None,
+            ends=ends,
+        )
+        if ends:
+            result = self._end(room.state)
+            rated = self.services.known.rate(room, result)
+            return [*self.services.shown(room), *rated]
+        level = room_level(room)
+        if seat.belongs_to_person:
+            seat.hand_to_computer(level)
+        else:
+            seat.level = level
+        room.record_seat_change(seat)
+        return [*self.seats.told(seat, by=None), *self.services.shown(room)]
+
+    def paused(self, since_ms: int) -> None:
+        """The room's server was away from `since_ms` till now: the time is given back to
+        the seat to move, and the history says so."""
+        room, clock = self.room, self.room.clock
+        if clock is None or clock.running is None or room.status is not Status.PLAYING:
+            return
+        colour = room.seats[clock.running].colour
+        given = clock.paused(since_ms, room.now_ms())
+        if given > 0:
+            room.history.add(CLOCK_PAUSED, self.services.wall(), seat=colour, given_ms=given)
+            self.services.journal.unsaved.add(room.id)
+
+    # Talk.
 
     def _chat(self, conn: ConnId, message: m.Chat) -> Outbox:
         """A line of chat to everyone in the room, from a member."""
@@ -374,7 +454,7 @@ class Table:
     def tick(self, now: float) -> Outbox:
         """A proposal nobody answered in time ends; seats of people long away go to
         stand-ins."""
-        outbox = self.consent.expire(now)
+        outbox = self.consent.expire(now) + self.time_up()
         if self.room.status is Status.PLAYING:
             outbox += self.seats.stand_in(now)
         return outbox

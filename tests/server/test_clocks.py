@@ -1,0 +1,348 @@
+"""Clocks (protocol.md 2.12): Fischer time to the millisecond, lag forgiven from a budget,
+the grace before a flag, days per move with a bank, and what a flag does to games of two
+and three seats; all on clocks the test turns."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from parlour.protocol import ProtocolError
+from parlour.protocol import messages as m
+from parlour.protocol.players import new_key
+from parlour.protocol.timecontrol import DAY_MS, TimeControl, read_time_control
+from parlour.server import ServerConfig
+from parlour.server.app import ParlourServer
+from parlour.server.clocks import GRACE_MS, LAG_BUDGET_MS, LAG_REFILL_MS, MAX_LAG_MS, Clock
+from parlour.server.lobby import Lobby
+from parlour.server.room import Holder, Status
+from parlour.server.store import MEMORY, Store
+
+from .test_lobby import Clock as Ticks
+from .test_lobby import answer, error_code, to
+
+UNIX = 1_800_000_000.0
+LIVE_3_2 = TimeControl("live", base_s=180, increment_s=2)
+
+
+# The clock alone.
+
+
+def test_fischer_time_is_charged_to_the_millisecond_over_a_whole_game() -> None:
+    clock = Clock.start(LIVE_3_2, 2, 0, now_ms=0)
+    now, expected = 0, [180_000, 180_000]
+    thinking = [4_321, 12_007, 999, 61_500, 1, 30_000, 7_777, 2]
+    for ply, took in enumerate(thinking):
+        seat = ply % 2
+        now += took
+        assert clock.left_ms(seat, now) == expected[seat] - took
+        clock.moved(seat, now, lag_ms=0, to_move=1 - seat)
+        expected[seat] += 2_000 - took
+        assert clock.remaining_ms == expected
+        assert clock.running == 1 - seat and clock.since_ms == now
+    assert expected == [
+        180_000 - 4_321 - 999 - 1 - 7_777 + 8_000,
+        180_000 - 12_007 - 61_500 - 30_000 - 2 + 8_000,
+    ]
+
+
+def test_lag_is_forgiven_up_to_a_second_a_move_from_a_budget_refilled_a_little_a_move() -> None:
+    clock = Clock.start(LIVE_3_2, 2, 0, now_ms=0)
+    budget = LAG_BUDGET_MS
+    now = 0
+    for _ in range(4):  # both seats move 5 s apart; seat 0 claims 1.5 s of lag each time
+        now += 5_000
+        before = clock.remaining_ms[0]
+        clock.moved(0, now, lag_ms=1_500, to_move=1)
+        forgiven = min(MAX_LAG_MS, budget)
+        assert clock.remaining_ms[0] == before - (5_000 - forgiven) + 2_000
+        budget = min(LAG_BUDGET_MS, budget - forgiven + LAG_REFILL_MS)
+        assert clock.lag_budget_ms[0] == budget
+        now += 5_000
+        clock.moved(1, now, lag_ms=0, to_move=0)
+    assert budget < MAX_LAG_MS, "the budget runs low: a laggy seat is not forgiven forever"
+    assert clock.lag_budget_ms[1] == LAG_BUDGET_MS
+
+
+def test_a_live_clock_flags_its_seat_only_after_the_grace() -> None:
+    clock = Clock.start(TimeControl("live", base_s=15), 2, 1, now_ms=1_000)
+    deadline = 1_000 + 15_000 + GRACE_MS
+    assert clock.deadline_ms() == deadline
+    assert clock.out_of_time(deadline - 1) is None
+    assert clock.out_of_time(deadline) == 1
+    # A move within the grace is taken, at no time left (and the increment, here none).
+    clock.moved(1, deadline - 1, lag_ms=0, to_move=0)
+    assert clock.remaining_ms[1] == 0 and clock.running == 0
+
+
+def test_days_per_move_bank_what_is_left_up_to_the_cap() -> None:
+    control = read_time_control("time_control", {"kind": "days", "days": 2, "bank_days": 1})
+    clock = Clock.start(control, 2, 0, now_ms=0)
+    assert clock.deadline_ms() == 2 * DAY_MS
+    clock.moved(0, DAY_MS // 2, lag_ms=0, to_move=1)  # 1.5 days unused: 1 day banked
+    assert clock.remaining_ms[0] == 3 * DAY_MS
+    clock.moved(1, DAY_MS // 2 + 2 * DAY_MS - 1, lag_ms=0, to_move=0)  # all but 1 ms used
+    assert clock.remaining_ms[1] == 2 * DAY_MS + 1
+    assert clock.deadline_ms() == DAY_MS // 2 + 2 * DAY_MS - 1 + 3 * DAY_MS
+
+
+@pytest.mark.parametrize(
+    "wire",
+    [
+        {"kind": "live"},
+        {"kind": "live", "base_s": 5},
+        {"kind": "live", "base_s": 60, "increment_s": -1},
+        {"kind": "days", "days": 15},
+        {"kind": "days", "days": 3, "base_s": 60},
+        {"kind": "blitz"},
+        "5+3",
+    ],
+)
+def test_a_time_control_that_is_not_one_is_a_bad_field(wire: Any) -> None:
+    with pytest.raises(ProtocolError) as refused:
+        read_time_control("time_control", wire)
+    assert refused.value.code.value == "bad_field"
+
+
+# Rooms with clocks.
+
+
+class Wall(Ticks):
+    """Unix seconds the test turns."""
+
+
+def clocked_lobby(*names: tuple[str, str | None]) -> tuple[Lobby, Wall]:
+    wall = Wall(UNIX)
+    lobby = Lobby(clock=Ticks(), archive=Store(MEMORY), wall=wall)
+    for conn, (name, key) in enumerate(names, start=1):
+        welcome = answer(lobby.handle(conn, m.Hello(version=1, name=name, key=key)), conn)
+        assert isinstance(welcome, m.Welcome)
+    return lobby, wall
+
+
+def started(lobby: Lobby, game: str, seats: list[str], **fields: Any) -> str:
+    """A room of `game` with conn 1, 2, ... in `seats`, started."""
+    asked = {"board": 1, **fields}
+    joined = answer(lobby.handle(1, m.CreateRoom(game=game, seat=seats[0], **asked)), 1)
+    assert isinstance(joined, m.Joined), joined
+    room = str(joined.room["room"])
+    for conn, colour in enumerate(seats[1:], start=2):
+        assert isinstance(
+            answer(lobby.handle(conn, m.Join(room=room, seat=colour)), conn), m.Joined
+        )
+    assert isinstance(answer(lobby.handle(1, m.Start(room=room)), 1), m.Ok)
+    return room
+
+
+def move(lobby: Lobby, room: str) -> list[tuple[int, m.ServerMessage]]:
+    """The seat to move plays its first legal move."""
+    held = lobby.rooms[room]
+    assert held.state is not None
+    mover = held.seats[held.state.to_move]
+    assert mover.conn is not None
+    text = held.state.format_move(held.state.legal_moves()[0])
+    told = lobby.handle(mover.conn, m.Move(room=room, version=held.version, move=text))
+    assert isinstance(answer(told, mover.conn), m.Ok), told
+    return told
+
+
+def test_a_room_shows_its_clock_and_each_update_charges_the_mover() -> None:
+    lobby, wall = clocked_lobby(("Ann", None), ("Bob", None))
+    control = {"kind": "live", "base_s": 60, "increment_s": 1}
+    room = started(lobby, "othello", ["black", "white"], time_control=control)
+    listed = answer(lobby.handle(2, m.ListRooms()), 2)
+    assert [summary["time_control"] for summary in listed.rooms] == [control]
+    shown = answer(lobby.handle(2, m.GetRoom(room=room)), 2).room
+    assert shown["time_control"] == control
+    assert shown["clock"] == {
+        "control": control,
+        "left_ms": {"black": 60_000, "white": 60_000},
+        "running": "black",
+        "at": int(UNIX * 1000),
+    }
+    wall.now += 7.25
+    told = move(lobby, room)
+    update = to(told, 2)[0]
+    assert isinstance(update, m.Update)
+    assert update.clock == {
+        "control": control,
+        "left_ms": {"black": 60_000 - 7_250 + 1_000, "white": 60_000},
+        "running": "white",
+        "at": int((UNIX + 7.25) * 1000),
+    }
+    wall.now += 2.5
+    later = answer(lobby.handle(1, m.GetRoom(room=room)), 1).room["clock"]
+    assert later["left_ms"] == {"black": 53_750, "white": 57_500}
+
+
+def test_a_seat_out_of_time_loses_a_two_seat_game_and_may_not_move_after() -> None:
+    ann, bob = new_key(), new_key()
+    lobby, wall = clocked_lobby(("Ann", ann), ("Bob", bob))
+    control = {"kind": "live", "base_s": 30}
+    room = started(lobby, "othello", ["black", "white"], time_control=control)
+    move(lobby, room)  # black moves at once; white's 30 s run
+    deadline = lobby.next_deadline()
+    assert deadline == UNIX + 30 + GRACE_MS / 1000
+    wall.now = deadline - 0.001
+    assert lobby.flags_due() == []
+    wall.now = deadline
+    told = lobby.flags_due()
+    view = to(told, 1)[0]
+    assert isinstance(view, m.RoomView)
+    assert view.room["status"] == "finished" and view.room["flagged"] == ["white"]
+    assert view.room["clock"]["left_ms"]["white"] == 0 and view.room["clock"]["running"] is None
+    held = lobby.rooms[room]
+    result = lobby.take_unsaved().results[0]
+    assert [seat.outcome for seat in result.seats] == ["win", "loss"]
+    assert result.rated and result.ranks == [1, 2]
+    assert held.rating_changes is not None
+    assert held.rating_changes["black"]["after"] > held.rating_changes["white"]["after"]
+    over = [entry for entry in held.history.window() if entry["kind"] in ("flagged", "over")]
+    assert [entry["kind"] for entry in over] == ["flagged", "over"]
+    assert over[0]["seat"] == "white" and over[0]["ends"] and over[1]["winners"] == ["black"]
+    assert "white ran out of time" in result.record
+    state = held.state
+    assert state is not None
+    late = m.Move(room=room, version=held.version, move=state.format_move(state.legal_moves()[0]))
+    assert error_code(lobby.handle(2, late), 2) == "out_of_time"
+
+
+def test_a_request_notices_a_flag_before_the_shell_does() -> None:
+    lobby, wall = clocked_lobby(("Ann", None), ("Bob", None))
+    room = started(
+        lobby, "othello", ["black", "white"], time_control={"kind": "live", "base_s": 15}
+    )
+    wall.now += 16.0  # black never moved; nobody called flags_due
+    told = lobby.handle(2, m.Chat(room=room, text="still there?"))
+    assert isinstance(answer(told, 2), m.Ok)
+    assert lobby.rooms[room].status is Status.FINISHED
+    assert lobby.rooms[room].flagged == {"black": None}
+
+
+def test_the_other_seat_gets_a_tie_where_it_could_not_have_won() -> None:
+    lobby, wall = clocked_lobby(("Ann", None), ("Bob", None))
+    hopeless = ".WBBBBBB/" + "BBBBBBBB/" * 6 + "BBBBBBWW B"  # black 60, white 3, black to move
+    room = started(
+        lobby,
+        "othello",
+        ["black", "white"],
+        position=hopeless,
+        board=None,
+        time_control={"kind": "live", "base_s": 15},
+    )
+    wall.now += 16.0
+    assert lobby.next_deadline() == UNIX + 16.0
+    lobby.flags_due()
+    held = lobby.rooms[room]
+    assert held.status is Status.FINISHED and list(held.flagged) == ["black"]
+    result = lobby.take_unsaved().results[0]
+    assert [seat.outcome for seat in result.seats] == ["tie", "tie"]
+
+
+def test_in_a_game_of_three_the_computer_plays_on_for_the_seat_out_of_time() -> None:
+    keys = [new_key(), new_key(), new_key()]
+    lobby, wall = clocked_lobby(("Ann", keys[0]), ("Bob", keys[1]), ("Cy", keys[2]))
+    room = started(
+        lobby,
+        "tribolo",
+        ["blue", "red", "green"],
+        time_control={"kind": "live", "base_s": 60, "increment_s": 5},
+    )
+    held = lobby.rooms[room]
+    assert held.state is not None
+    first = held.seats[held.state.to_move]
+    wall.now += 61.0
+    deadline = lobby.next_deadline()
+    assert deadline is not None and deadline <= wall.now
+    told = lobby.flags_due()
+    assert held.status is Status.PLAYING and list(held.flagged) == [first.colour]
+    assert first.holder is Holder.BOT and first.name is not None, "the computer plays it for them"
+    notices = [message for _, message in told if isinstance(message, m.SeatSet)]
+    assert notices and notices[0].seat == first.colour and notices[0].by is None
+    (turn,) = lobby.bot_turns()
+    assert turn.colour == first.colour
+    # The person may not take the seat back, nor move for it.
+    take_back = m.SetSeat(room=room, seat=first.colour, holder="human")
+    assert first.conn is not None
+    assert error_code(lobby.handle(first.conn, take_back), first.conn) == "out_of_time"
+    # The computer plays the seat's moves; the others' clocks run on; the game stays rated.
+    while held.status is Status.PLAYING:
+        assert held.state is not None
+        seat = held.seats[held.state.to_move]
+        if seat.colour == first.colour:
+            turns = lobby.bot_turns() or [turn]
+            bot_move = held.state.format_move(held.state.legal_moves()[0])
+            lobby.play_bot(turns[0], bot_move)
+        else:
+            wall.now += 1.0
+            move(lobby, room)
+    result = next(r for r in lobby.take_unsaved().results if r.room == room)
+    ranks = dict(zip(held.game.seats, result.ranks, strict=True))
+    assert ranks[first.colour] == 3
+    assert result.rated
+    out = next(seat for seat in result.seats if seat.colour == first.colour)
+    assert out.outcome == "loss" and out.rated_as is not None
+
+
+def test_bots_play_on_in_an_empty_clocked_room_and_it_does_not_close() -> None:
+    lobby, _ = clocked_lobby(("Ann", None))
+    joined = answer(
+        lobby.handle(
+            1,
+            m.CreateRoom(
+                game="othello", board=1, seat="black", time_control={"kind": "days", "days": 1}
+            ),
+        ),
+        1,
+    )
+    room = str(joined.room["room"])
+    assert isinstance(answer(lobby.handle(1, m.FillBots(room=room)), 1), m.Ok)
+    assert isinstance(answer(lobby.handle(1, m.Start(room=room)), 1), m.Ok)
+    move(lobby, room)
+    lobby.bot_turns()
+    lobby.disconnect(1)
+    ticks = lobby.clock
+    assert isinstance(ticks, Ticks)
+    ticks.now += lobby.limits.idle_close + 1
+    lobby.tick()
+    assert room in lobby.rooms, "a game on the clock is kept for its people"
+    lobby.journal.changed.add(room)
+    (turn,) = lobby.bot_turns()
+    assert turn.room == room
+
+
+async def test_a_clock_stands_still_while_its_server_is_stopped(tmp_path: Path) -> None:
+    wall = Wall(UNIX)
+    config = ServerConfig(host="127.0.0.1", port=0, data_dir=tmp_path, bot_workers=0)
+    control = {"kind": "live", "base_s": 120, "increment_s": 0}
+    server = ParlourServer(config)
+    server.lobby.services.wall = wall
+    await server.start()
+    try:
+        lobby = server.lobby
+        for conn, name in ((1, "Ann"), (2, "Bob")):
+            lobby.handle(conn, m.Hello(version=1, name=name))
+        room = started(lobby, "othello", ["black", "white"], time_control=control)
+        wall.now += 10.0
+        move(lobby, room)  # black took 10 s; white's time runs
+        wall.now += 20.0
+        server.keeper.send([])  # stored, as after any request
+    finally:
+        server.close()
+        await server.wait_closed()
+    wall.now += 3600.0  # an hour down
+    again = ParlourServer(config)
+    again.lobby.services.wall = wall
+    await again.start()
+    try:
+        held = again.lobby.rooms[room]
+        assert held.clock is not None
+        assert held.clock.left_ms(1, int(wall.now * 1000)) == 100_000, (
+            "white lost 20 s, not an hour"
+        )
+        assert held.clock.left_ms(0, int(wall.now * 1000)) == 110_000
+        (paused,) = [e for e in held.history.window() if e["kind"] == "clock_paused"]
+        assert paused["seat"] == "white" and paused["given_ms"] == 3_600_000
+    finally:
+        again.close()
+        await again.wait_closed()
