@@ -1,6 +1,7 @@
 """What the lobby and its tables note for the shell between its looks: the rooms to store
-before anyone is told of them, the rooms where a bot may now be to move, the seats whose
-searches went stale, and the games finished. Each note is taken once."""
+before anyone is told of them, the rooms where a bot may now be to move or a player be told
+it is their turn, the seats whose searches went stale, and the games finished. Each note
+is taken once."""
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -34,15 +35,23 @@ class Journal:
     """Games finished since the shell last stored them, for the score cards."""
     reseated: set[tuple[str, str]] = field(default_factory=set)
     """Seats (room, colour) that changed hands since `take_reseated`."""
+    turns: set[str] = field(default_factory=set)
+    """Rooms shown anew since `take_turns`: only these can have a new turn to tell of."""
 
     def shown(self, room_id: str) -> None:
-        """The room is shown anew: stored, and looked at for a bot to move."""
+        """The room is shown anew: stored, and looked at for a bot to move and for a turn
+        to tell its player of."""
         self.changed.add(room_id)
         self.unsaved.add(room_id)
+        self.turns.add(room_id)
 
     def take_changed(self) -> set[str]:
         changed, self.changed = self.changed, set()
         return changed
+
+    def take_turns(self) -> set[str]:
+        turns, self.turns = self.turns, set()
+        return turns
 
     def take_reseated(self) -> set[tuple[str, str]]:
         reseated, self.reseated = self.reseated, set()
@@ -66,6 +75,7 @@ class Journal:
         """A room another server keeps now: nothing of it is stored or played here."""
         self.changed.discard(room_id)
         self.unsaved.discard(room_id)
+        self.turns.discard(room_id)
 
 
 def views(room: Room, journal: Journal, but: ConnId | None = None) -> Outbox:

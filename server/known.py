@@ -29,7 +29,7 @@ from .people import People
 from .ratings import NEW, Rating
 from .records import room_record
 from .replays import replay_of
-from .room import ConnId, Room, Status
+from .room import ConnId, Holder, Room, Status
 from .scores import Result
 from .store import shown
 
@@ -185,7 +185,8 @@ class Known:
 
 
 def playing_in(records: Iterable[dict[str, Any]], player: str) -> list[dict[str, Any]]:
-    """Of rooms' records, those not finished where `player` holds a seat, newest first."""
+    """Of rooms' records, those not finished where `player` holds a seat: those waiting
+    on their move first, then newest first."""
     found = []
     for record in records:
         seats = [seat["colour"] for seat in record["seats"] if seat.get("player") == player]
@@ -198,9 +199,25 @@ def playing_in(records: Iterable[dict[str, Any]], player: str) -> list[dict[str,
                     "seats": seats,
                     "status": record["status"],
                     "moved_at": record["moved_at"],
+                    "turn": waits_on(record, player),
+                    "time_left_ms": None,
                 }
             )
-    return sorted(found, key=lambda entry: -int(entry["moved_at"]))
+    return sorted(found, key=lambda entry: (not entry["turn"], -int(entry["moved_at"])))
+
+
+def waits_on(record: dict[str, Any], player: str) -> bool:
+    """Whether a room's record waits on `player`'s move: a game in play whose seat to move
+    they hold as a person (not one the computer plays for them)."""
+    if record["status"] != Status.PLAYING.value:
+        return False
+    to_move = record.get("to_move")
+    return any(
+        seat["colour"] == to_move
+        and seat["holder"] == Holder.HUMAN.value
+        and seat.get("player") == player
+        for seat in record["seats"]
+    )
 
 
 def replay_message(request: str | int | None, text: str) -> m.ReplayReply:
