@@ -192,8 +192,8 @@ def test_a_seat_the_computer_plays_is_not_your_turn() -> None:
     (turn,) = lobby.bot_turns()
     played = turn.state.format_move(turn.state.legal_moves()[0])
     lobby.play_bot(turn, played)
-    told = notices(lobby)
-    assert [(conn, message.seats) for conn, message in told] == [(ANN_ELSEWHERE, ["black"])]
+    black = m.YourTurn(room=room_id, ref=room_id, game="othello", seats=["black"])
+    assert notices(lobby) == [(ANN_ELSEWHERE, black)]
     move(lobby, ANN_IN_ROOM, room_id)
     assert notices(lobby) == []
     assert [entry["turn"] for entry in my_games(lobby, BOB_ELSEWHERE)] == [False]
