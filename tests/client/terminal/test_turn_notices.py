@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from textual.widgets import DataTable
-from textual.widgets._toast import Toast
 
 from parlour.client.connection import Connection, join_command
 from parlour.client.terminal.app import ParlourApp
@@ -47,7 +46,7 @@ async def othello(host: Connection, guest: Connection, seat: str) -> str:
 
 def shown_notices(app: ParlourApp) -> list[str]:
     """The text of the notifications on the screen now."""
-    return [str(toast.render()) for toast in app.screen.query(Toast)]
+    return [str(toast.render()) for toast in app.screen.query("Toast")]
 
 
 def rows(screen: MyGamesScreen) -> list[tuple[str, ...]]:
