@@ -494,6 +494,19 @@ class MyGamesReply(Message):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class YourTurn(Message):
+    """A room's turn passed to a seat the player holds, told to their connections that are
+    not in the room (protocol.md 2.10)."""
+
+    TYPE = "your_turn"
+    room: str = spec(STR)
+    ref: str = spec(STR)
+    game: str = spec(STR)
+    seats: list[str] = spec(ANY)
+    time_left_ms: int | None = spec(INT, None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class LeaderboardReply(Message):
     TYPE = "leaderboard"
     game: str = spec(STR)
@@ -579,6 +592,7 @@ ServerMessage = (
     | GameFileText
     | Saves
     | MyGamesReply
+    | YourTurn
     | LeaderboardReply
     | ReplayReply
     | Error
@@ -641,6 +655,7 @@ SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
         GameFileText,
         Saves,
         MyGamesReply,
+        YourTurn,
         LeaderboardReply,
         ReplayReply,
         Error,

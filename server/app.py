@@ -659,6 +659,9 @@ class InProcess:
         about: Iterable[str] = (),
     ) -> None:
         self._save()
+        lobby, here = self.shell.lobby, self.shell.connections
+        for notice in lobby.your_turns():
+            outbox = [*outbox, *notice.outbox(lobby.players, here)]
         self.shell.deliver(outbox)
 
     def disconnected(self, conn: ConnId) -> None:

@@ -141,3 +141,13 @@ class Clock:
             "since_ms": self.since_ms,
             "untimed": sorted(self.untimed),
         }
+
+
+def left_in_record(clock: dict[str, Any] | None, now_ms: int) -> int | None:
+    """The time the running seat has left at `now_ms`, from a room record's clock
+    (`Clock.record`); None without a clock or a running seat."""
+    if clock is None or clock.get("running") is None:
+        return None
+    running = int(clock["running"])
+    elapsed = max(0, now_ms - int(clock["since_ms"]))
+    return max(0, int(clock["remaining_ms"][running]) - elapsed)

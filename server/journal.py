@@ -1,6 +1,7 @@
 """What the lobby and its tables note for the shell between its looks: the rooms to store
-before anyone is told of them, the rooms where a bot may now be to move, the seats whose
-searches went stale, and the games finished. Each note is taken once."""
+before anyone is told of them, the rooms where a bot may now be to move or a player be told
+it is their turn, the seats whose searches went stale, and the games finished. Each note
+is taken once."""
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -36,13 +37,16 @@ class Journal:
     """Seats (room, colour) that changed hands since `take_reseated`."""
     timed: set[str] = field(default_factory=set)
     """Rooms shown anew since `take_timed`: only these can have a new clock deadline."""
+    turns: set[str] = field(default_factory=set)
+    """Rooms shown anew since `take_turns`: only these can have a new turn to tell of."""
 
     def shown(self, room_id: str) -> None:
-        """The room is shown anew: stored, and looked at for a bot to move and for when
-        its clock runs out."""
+        """The room is shown anew: stored, and looked at for a bot to move, for when its
+        clock runs out and for a turn to tell its player of."""
         self.changed.add(room_id)
         self.unsaved.add(room_id)
         self.timed.add(room_id)
+        self.turns.add(room_id)
 
     def take_timed(self) -> set[str]:
         timed, self.timed = self.timed, set()
@@ -51,6 +55,10 @@ class Journal:
     def take_changed(self) -> set[str]:
         changed, self.changed = self.changed, set()
         return changed
+
+    def take_turns(self) -> set[str]:
+        turns, self.turns = self.turns, set()
+        return turns
 
     def take_reseated(self) -> set[tuple[str, str]]:
         reseated, self.reseated = self.reseated, set()
@@ -74,6 +82,7 @@ class Journal:
         """A room another server keeps now: nothing of it is stored or played here."""
         self.changed.discard(room_id)
         self.unsaved.discard(room_id)
+        self.turns.discard(room_id)
 
 
 def views(room: Room, journal: Journal, but: ConnId | None = None) -> Outbox:

@@ -24,12 +24,13 @@ from .archive import (
     RecordQuery,
 )
 from .asking import Asker
+from .clocks import left_in_record
 from .journal import Journal, views
 from .people import People
 from .ratings import NEW, Rating
 from .records import room_record
 from .replays import replay_of
-from .room import ConnId, Room, Status
+from .room import ConnId, Holder, Room, Status
 from .scores import Result
 from .store import shown
 
@@ -65,6 +66,8 @@ class Known:
     journal: Journal
     rooms: Mapping[str, Room]
     """The lobby's rooms, by id."""
+    now_ms: Callable[[], int]
+    """Unix milliseconds, for the time left on clocks."""
     _replays: list[ReplayAsked] = field(default_factory=list, repr=False)
 
     # Ratings.
@@ -111,9 +114,8 @@ class Known:
 
     def playing(self, player: str) -> list[dict[str, Any]]:
         """The rooms not finished where `player` holds a seat, to go back to."""
-        return playing_in(
-            [room_record(room, history=False) for room in self.rooms.values()], player
-        )
+        records = [room_record(room, history=False) for room in self.rooms.values()]
+        return playing_in(records, player, self.now_ms())
 
     def leaderboard(self, conn: ConnId, message: m.Leaderboard) -> Outbox:
         if message.game not in GAMES:
@@ -184,8 +186,12 @@ class Known:
         return self._replay_asked(ReplayAsked(conn, request, text))
 
 
-def playing_in(records: Iterable[dict[str, Any]], player: str) -> list[dict[str, Any]]:
-    """Of rooms' records, those not finished where `player` holds a seat, newest first."""
+def playing_in(
+    records: Iterable[dict[str, Any]], player: str, now_ms: int
+) -> list[dict[str, Any]]:
+    """Of rooms' records, those not finished where `player` holds a seat: those waiting
+    on their move first, then newest first; with the time the seat to move has left at
+    `now_ms` (Unix milliseconds) where a clock runs."""
     found = []
     for record in records:
         seats = [seat["colour"] for seat in record["seats"] if seat.get("player") == player]
@@ -198,9 +204,25 @@ def playing_in(records: Iterable[dict[str, Any]], player: str) -> list[dict[str,
                     "seats": seats,
                     "status": record["status"],
                     "moved_at": record["moved_at"],
+                    "turn": waits_on(record, player),
+                    "time_left_ms": left_in_record(record.get("clock"), now_ms),
                 }
             )
-    return sorted(found, key=lambda entry: -int(entry["moved_at"]))
+    return sorted(found, key=lambda entry: (not entry["turn"], -int(entry["moved_at"])))
+
+
+def waits_on(record: dict[str, Any], player: str) -> bool:
+    """Whether a room's record waits on `player`'s move: a game in play whose seat to move
+    they hold as a person (not one the computer plays for them)."""
+    if record["status"] != Status.PLAYING.value:
+        return False
+    to_move = record.get("to_move")
+    return any(
+        seat["colour"] == to_move
+        and seat["holder"] == Holder.HUMAN.value
+        and seat.get("player") == player
+        for seat in record["seats"]
+    )
 
 
 def replay_message(request: str | int | None, text: str) -> m.ReplayReply:

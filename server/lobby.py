@@ -29,6 +29,7 @@ from .gamefiles import saved_text
 from .guesses import GuessLimit
 from .journal import Journal, Unsaved
 from .known import Known, ReplayAsked
+from .notices import TurnNotice, TurnNotices
 from .people import People, welcome
 from .room import ConnId, LeftSeats, Room, Seat, Status
 from .seats import SECRET_BYTES, no_such_seat
@@ -113,11 +114,18 @@ class Lobby:
         self.people = People()
         self.journal = Journal()
         self.asker = Asker(self.archived, archive)
-        self.known = Known(self.asker, self.people, self.journal, self.rooms)
+        self.known = Known(
+            self.asker,
+            self.people,
+            self.journal,
+            self.rooms,
+            lambda: int(self.services.wall() * 1000),
+        )
         self.suggestions = Suggestions()
         self._deadlines: list[tuple[int, str]] = []
         """When clocks run out (Unix milliseconds), with their rooms, soonest first; a
         deadline a move has since put off is passed over when it comes."""
+        self.notices = TurnNotices()
         self.services = Services(
             clock=clock,
             wall=wall,
@@ -280,6 +288,7 @@ class Lobby:
                 table.paused(int(away_since * 1000))
             self.journal.changed.add(room.id)
             self.known.show_ratings(room)
+            self.notices.seen(room)
 
     def release(self, room_id: str) -> None:
         """Forget a room that another server keeps now; unlike closing it, nothing is told
@@ -288,12 +297,14 @@ class Lobby:
         if table is not None and table.room.code is not None:
             self.codes.pop(table.room.code, None)
         self.journal.forget(room_id)
+        self.notices.forget(room_id)
 
     def _close(self, room: Room) -> None:
         del self.tables[room.id]
         if room.code is not None:
             del self.codes[room.code]
         self.journal.closed.add(room.id)
+        self.notices.forget(room.id)
 
     def _new_room_id(self) -> str:
         while True:
@@ -442,6 +453,11 @@ class Lobby:
         """A suggestion's search so far, for the person who asked, if they watch it think."""
         table = self.tables.get(asked.room)
         return [] if table is None else table.help.suggestion_thought(asked, found)
+
+    def your_turns(self) -> list[TurnNotice]:
+        """Every turn passed to a seat a player holds as a person since the last call, once
+        each, for the shell to tell that player's connections outside the room."""
+        return self.notices.look(self.rooms, self.journal.take_turns())
 
     def seats_changed(self) -> set[tuple[str, str]]:
         """The seats (room, colour) that changed since the last call: their bots' searches

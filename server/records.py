@@ -17,6 +17,7 @@ from parlour.rules.gamefile import SeatChange
 
 from .clocks import Clock
 from .history import History
+from .notices import seat_to_move
 from .room import CoinToss, Holder, LeftSeats, Room, Seat, Status
 
 RECORD_VERSION: Final = 1
@@ -91,6 +92,9 @@ def room_record(room: Room, *, history: bool = True) -> dict[str, Any]:
             for seat in room.seats
         ],
     }
+    # Whose turn it is, for a player's list of games read from records (`known.playing_in`).
+    moving = seat_to_move(room)
+    record["to_move"] = None if moving is None else moving.colour
     if history:
         record["history"] = room.history.window()
     return record

@@ -51,6 +51,7 @@ from .files import ImportScreen, LoadScreen, SaveScreen, export_path
 from .history import history_lines
 from .leaderboard import you
 from .lobby import LobbyScreen
+from .mygames import MyGamesScreen, your_turn_words
 from .ratings import changes_words
 from .replay import ReplayScreen, ask_replay
 from .room import (
@@ -76,6 +77,8 @@ REJOIN_ATTEMPTS = 30
 REJOIN_PAUSE = 1.0
 """Seconds between asking again for a room that is moving between a cluster's servers."""
 UNCLAIMED_KEPT = 64
+YOUR_TURN_SECONDS = 30.0
+"""How long the notice that a room waits on this player's move stays up."""
 
 
 def dropped_words(dropped: Dropped) -> str:
@@ -977,6 +980,22 @@ class ParlourApp(App[None]):
         if self.sound:
             super().bell()
 
+    def your_turn(self, told: m.YourTurn) -> None:
+        """A room this client is not in waits on this player's move: the bell, and a notice
+        naming the game and the room, with the way there from where the player is."""
+        screen = self.screen
+        if self.room_screen is not None:
+            command = join_command(self.connection.url, told.ref, self.connection.ca)
+            where = f"{command} goes back to it"
+        elif isinstance(screen, MyGamesScreen):
+            where = "it is first in the list, Enter goes back to it"
+            screen.action_refresh()
+        else:
+            where = "in the lobby, M opens My games, where Enter goes back to it"
+        self.bell()
+        words = your_turn_words(told, where)
+        self.notify(words, title="Your turn", markup=False, timeout=YOUR_TURN_SECONDS)
+
     def come_back(self, room: RoomModel) -> str:
         """The command that brings this user back into `room`."""
         return join_command(self.connection.url, room.ref, self.connection.ca)
@@ -1013,9 +1032,13 @@ class ParlourApp(App[None]):
             self.notify(str(error), severity="error")
 
     async def _listen(self) -> None:
-        """Hand every event of the connection to the screen showing a room."""
+        """Hand every event of the connection to the screen showing a room; tell the player
+        of a room elsewhere that waits on them."""
         while True:
             event = await self.connection.events.get()
+            if isinstance(event, m.YourTurn):
+                self.your_turn(event)
+                continue
             if self.room_screen is not None:
                 self.room_screen.take(event)
                 continue

@@ -1,5 +1,6 @@
-"""A player's own games (protocol.md 2.10 `my_games`): rooms in play to go back to, and
-finished games with their result and rating change, each to replay.
+"""A player's own games (protocol.md 2.10 `my_games`): rooms in play to go back to, those
+waiting on the player's move first, and finished games with their result and rating
+change, each to replay; and the words that tell a player a room waits on them (`your_turn`).
 
 The screen only chooses: it answers the lobby with `GoBack` (join the room's seat again:
 with a key, no token is needed) or `ReplayRecord`, and the lobby does it.
@@ -26,6 +27,7 @@ from .room import moved_ago, title
 PLAYING_COLUMNS = ("game", "your seats", "status", "last move", "room")
 FINISHED_COLUMNS = ("game", "when", "result", "rating", "moves", "against")
 OUTCOMES = {"win": "won", "loss": "lost", "tie": "tied"}
+YOUR_TURN = "your turn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +45,28 @@ class ReplayRecord:
     record: str
 
 
+def waiting_first(playing: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The rooms in play, those waiting on this player's move first, each part in the
+    server's order (the last moved first)."""
+    return sorted(playing, key=lambda room: room.get("turn") is not True)
+
+
 def playing_row(room: Mapping[str, Any], now: float) -> tuple[str, ...]:
-    """A room in play as a row: its game, this player's seats, how it stands, its ref."""
+    """A room in play as a row: its game, this player's seats, how it stands ("your turn"
+    when it waits on this player), when it last moved, its ref."""
     seats = ", ".join(title(str(colour)) for colour in room.get("seats", []))
     moved = room.get("moved_at")
     ago = moved_ago(moved, now) if isinstance(moved, int | float) else ""
     game = str(room["game"]).capitalize()
-    return (game, seats, str(room.get("status", "")), ago, str(room["ref"]))
+    status = YOUR_TURN if room.get("turn") is True else str(room.get("status", ""))
+    return (game, seats, status, ago, str(room["ref"]))
+
+
+def your_turn_words(told: m.YourTurn, where: str) -> str:
+    """What a running client says when a room waits on this player: the game, the seats and
+    the room, and `where` to go there from."""
+    seats = ", ".join(title(colour) for colour in told.seats)
+    return f"Your turn in {told.game.capitalize()} ({seats}), room {told.ref}: {where}."
 
 
 def my_seat(seats: Sequence[Mapping[str, Any]], me: str | None) -> Mapping[str, Any] | None:
@@ -89,8 +106,11 @@ def my_games_text(reply: m.MyGamesReply, me: str | None, now: float, server: str
     lines = []
     there = f" {server}" if server else ""
     if reply.playing:
-        lines.append(f"In play ({parlour_command()} join REF{there} goes back to your seat):")
-        for room in reply.playing:
+        waiting = sum(room.get("turn") is True for room in reply.playing)
+        on_you = f"{waiting} waiting on your move; " if waiting else ""
+        join = f"{parlour_command()} join REF{there}"
+        lines.append(f"In play ({on_you}{join} goes back to your seat):")
+        for room in waiting_first(reply.playing):
             game, seats, status, ago, ref = playing_row(room, now)
             lines.append(f"  {game} {seats}  {status}, last move {ago}  join: {ref}")
     else:
@@ -128,6 +148,8 @@ class MyGamesScreen(Screen[GoBack | ReplayRecord | None]):
         super().__init__()
         self.connection = connection
         self.reply: m.MyGamesReply | None = None
+        self.playing: list[Mapping[str, Any]] = []
+        """The rooms in play as the table lists them: those waiting on this player first."""
 
     def compose(self) -> ComposeResult:
         yield Label("Your games", classes="heading")
@@ -168,21 +190,24 @@ class MyGamesScreen(Screen[GoBack | ReplayRecord | None]):
     def show(self, reply: m.MyGamesReply) -> None:
         """Fill both tables with the server's answer."""
         self.reply = reply
+        self.playing = waiting_first(reply.playing)
         now, me = time.time(), you(self.connection.welcome)
         playing = self.query_one("#playing", DataTable)
         finished = self.query_one("#finished", DataTable)
         playing.clear()
         finished.clear()
         try:
-            playing.add_rows([playing_row(room, now) for room in reply.playing])
+            playing.add_rows([playing_row(room, now) for room in self.playing])
             finished.add_rows([finished_row(game, me, now) for game in reply.finished])
         except (KeyError, TypeError, AttributeError) as error:
             self.query_one("#games-status", Static).update(f"Your games are unreadable: {error}")
             return
         (playing if reply.playing else finished).focus()
         rooms, games = len(reply.playing), len(reply.finished)
+        waiting = sum(room.get("turn") is True for room in self.playing)
+        on_you = f" ({waiting} waiting on your move)" if waiting else ""
         self.query_one("#games-status", Static).update(
-            f"{rooms} room{'s' * (rooms != 1)} in play, {games} finished"
+            f"{rooms} room{'s' * (rooms != 1)} in play{on_you}, {games} finished"
             f" game{'s' * (games != 1)}. Tab moves between the lists."
         )
 
@@ -191,8 +216,8 @@ class MyGamesScreen(Screen[GoBack | ReplayRecord | None]):
         if reply is None:
             return
         row = event.cursor_row
-        if event.data_table.id == "playing" and 0 <= row < len(reply.playing):
-            room = reply.playing[row]
+        if event.data_table.id == "playing" and 0 <= row < len(self.playing):
+            room = self.playing[row]
             seats = room.get("seats") or [None]
             self.dismiss(GoBack(str(room["ref"]), seats[0]))
         elif event.data_table.id == "finished" and 0 <= row < len(reply.finished):

@@ -3,6 +3,7 @@
 
 import { element } from "./dom.js";
 import { ratingText } from "./players.js";
+import { setTitle } from "./turns.js";
 import { title } from "./words.js";
 
 /** The leaderboard page. */
@@ -19,7 +20,7 @@ export class LeaderboardView {
   show() {
     const info = this.connection.games.find((each) => each.name === this.game);
     const gameTitle = info?.title ?? title(this.game);
-    document.title = `Leaderboard · ${gameTitle} · Parlour`;
+    setTitle(`Leaderboard · ${gameTitle} · Parlour`);
     const tabs = element(
       "nav",
       { class: "game-tabs", "aria-label": "Games" },

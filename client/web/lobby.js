@@ -1,8 +1,9 @@
 /** The lobby (`/`): the public rooms, refreshed every few seconds, each with who is in it
  * (names, computer levels, ratings) and when it was made and last moved; a player's own
- * games (rooms in play to go back to, told apart the same way, finished games with their
- * results, rating changes and replays); the leaderboards; a game file to replay; and the
- * New room form (newroom.js). */
+ * games (rooms in play to go back to, those waiting on their move first and marked, told
+ * apart the same way; finished games with their results, rating changes and replays; and
+ * the button that lets the page tell them when it is their turn); the leaderboards; a game
+ * file to replay; and the New room form (newroom.js). */
 
 import { showKeyDialog } from "./account.js";
 import { SEAT_COLOURS } from "./boards/view.js";
@@ -12,6 +13,7 @@ import { NewRoomForm } from "./newroom.js";
 import { changeText, deltaText, outcomeText, ratingText, seatRating, whenText } from "./players.js";
 import { rememberRecord } from "./replay.js";
 import { forgetSeat, storedSeats, storeReplayFile } from "./storage.js";
+import { setTitle } from "./turns.js";
 import { count, describeHolder, isTime, listText, madeText, movedText, openSeats, peopleText, title } from "./words.js";
 
 const REFRESH_MS = 3000;
@@ -24,10 +26,13 @@ const FINISHED_SHOWN = 10;
 
 /** The lobby view. */
 export class LobbyView {
-  constructor(root, connection, navigate) {
+  constructor(root, connection, navigate, turns = null) {
     this.root = root;
     this.connection = connection;
     this.navigate = navigate;
+    /** The rooms waiting on this player (turns.js), told of every `my_games` read here. */
+    this.turns = turns;
+    this.onYourTurn = () => this.showMyGames({ rooms: false });
     this.timer = null;
     this.clock = null;
     this.gamesTimer = null;
@@ -50,7 +55,7 @@ export class LobbyView {
   show() {
     this.destroy();
     this.left = false;
-    document.title = "Parlour";
+    setTitle("Parlour");
     this.roomsBody = element("tbody", {});
     this.roomsNote = element("p", { class: "note" }, "Looking for rooms…");
     this.newRoom = new NewRoomForm(this.connection, this.navigate);
@@ -76,6 +81,7 @@ export class LobbyView {
       "div",
       { class: "my-games", id: "my-games", hidden: true },
       element("h2", {}, "My games"),
+      this.turns?.permissionControl() ?? null,
       this.playingBox,
       this.finishedBox,
       this.myGamesNote,
@@ -107,6 +113,7 @@ export class LobbyView {
       ),
     );
     this.connection.addEventListener("reconnected", this.onReconnect);
+    this.turns?.addEventListener("yourturn", this.onYourTurn);
     this.refresh();
     this.showMyGames();
     this.timer = setInterval(() => this.refresh(), REFRESH_MS);
@@ -175,7 +182,8 @@ export class LobbyView {
       }
     }
     if (this.left) return;
-    const playing = reply?.playing ?? [];
+    if (reply) this.turns?.fromMyGames(reply);
+    const playing = waitingFirst(reply?.playing ?? []);
     const finished = reply?.finished ?? [];
     const listed = new Set(playing.flatMap((entry) => [entry.room, entry.ref]));
     if (rooms) {
@@ -218,20 +226,23 @@ export class LobbyView {
     }
   }
 
-  /** A room the server says the player sits in, not finished: a link back to it (a page
-   * proving the key takes the seat back without a token), the seats the player plays, who
-   * else is there, how it stands, and when it was made and last moved. */
+  /** A room the server says the player sits in, not finished: marked if it waits on their
+   * move, a link back to it (a page proving the key takes the seat back without a token),
+   * the seats the player plays, who else is there, how it stands, and when it was made and
+   * last moved. */
   playingItem(entry, room = null) {
     const game = this.games.find((each) => each.name === entry.game);
     const mine = entry.seats ?? [];
+    const waits = entry.turn === true;
     const parts = [this.roomLink(entry.ref, game?.title ?? title(entry.game)), ` · you play ${listText(mine.map(title))}`];
+    if (waits) parts.unshift(element("strong", { class: "turn-mark" }, "Your turn"), " ");
     if (room) {
       const others = room.seats.filter((seat) => !mine.includes(seat.colour));
       if (others.length) parts.push(" with ", element("span", { class: "seat-tags" }, ...seatTags(others)));
     }
-    const status = room ? standing(room, mine) : entry.status;
+    const status = waits ? "your move" : room ? standing(room, mine) : entry.status;
     parts.push(element("br"), element("small", { class: "activity" }, ...joined([status, entry.ref !== entry.room ? "private" : null, ...times(entry.created_at ?? room?.created_at, entry.moved_at)])));
-    return element("li", { "data-room": entry.room }, ...parts);
+    return element("li", { "data-room": entry.room, class: waits ? "your-turn" : null }, ...parts);
   }
 
   /** A room this browser holds a seat token for. */
@@ -333,6 +344,7 @@ export class LobbyView {
     clearInterval(this.clock);
     clearInterval(this.gamesTimer);
     this.connection.removeEventListener("reconnected", this.onReconnect);
+    this.turns?.removeEventListener("yourturn", this.onYourTurn);
   }
 
   async refresh() {
@@ -404,7 +416,14 @@ function standing(room, mine) {
     return free ? `waiting for ${count(free, "player")}` : "waiting for the start";
   }
   if (room.status !== "playing" || !state) return room.status;
-  return mine.includes(state.to_move) ? "your move" : `${title(state.to_move)} to move`;
+  if (!mine.includes(state.to_move)) return `${title(state.to_move)} to move`;
+  const seat = room.seats.find((each) => each.colour === state.to_move);
+  return seat?.holder?.kind === "human" ? "your move" : `${title(state.to_move)} to move (the computer plays it for you)`;
+}
+
+/** Rooms in play, those waiting on the player's move first, each part in the server's order. */
+function waitingFirst(playing) {
+  return [...playing.filter((entry) => entry.turn === true), ...playing.filter((entry) => entry.turn !== true)];
 }
 
 /** When a room was made and last moved, as spans the lobby's clock says again; a room

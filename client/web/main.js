@@ -14,6 +14,7 @@ import { LeaderboardView } from "./leaderboard.js";
 import { LobbyView } from "./lobby.js";
 import { ReplayPage } from "./replay.js";
 import { RoomView } from "./room.js";
+import { TurnNotices } from "./turns.js";
 import { openDialog } from "./dialogs.js";
 import { element } from "./dom.js";
 import { keyProblem, readKey } from "./players.js";
@@ -40,8 +41,15 @@ class Page {
     rename.addEventListener("click", () => this.rename());
     keyButton.addEventListener("click", () => showKeyDialog(this.connection));
     this.connection = null;
+    this.turns = null;
     this.view = null;
     this.routed = null;
+    /** Show the view for `path`, as a new entry of the tab's history or in place of the last. */
+    this.navigate = (path, { replace = false } = {}) => {
+      if (replace) window.history.replaceState(null, "", path);
+      else window.history.pushState(null, "", path);
+      this.route();
+    };
     window.addEventListener("popstate", () => this.route());
     window.addEventListener("hashchange", () => this.route());
   }
@@ -54,6 +62,7 @@ class Page {
     }
     this.connection = new Connection(name, serverUrl(), playerKey());
     this.connection.addEventListener("status", (event) => this.showStatus(event.detail));
+    this.turns = new TurnNotices(this.connection, this.navigate);
     try {
       await this.connection.connect();
     } catch (error) {
@@ -62,6 +71,8 @@ class Page {
       return;
     }
     this.route();
+    // The lobby asks for the player's games itself; any other view, for the title's count.
+    if (!(this.view instanceof LobbyView)) this.turns.refresh();
   }
 
   /** The first page: the player's name, and a key brought from another browser if they
@@ -193,17 +204,13 @@ class Page {
       return;
     }
     this.view?.destroy();
-    const navigate = (path, { replace = false } = {}) => {
-      if (replace) window.history.replaceState(null, "", path);
-      else window.history.pushState(null, "", path);
-      this.route();
-    };
+    const navigate = this.navigate;
     const replay = REPLAY_HASH.exec(hash);
     const board = LEADERBOARD_HASH.exec(hash);
     if (room) this.view = new RoomView(this.app, this.connection, room[1], navigate);
     else if (replay) this.view = new ReplayPage(this.app, this.connection, decodeURIComponent(replay[1]), navigate);
     else if (board) this.view = new LeaderboardView(this.app, this.connection, board[1] ?? null, navigate);
-    else this.view = new LobbyView(this.app, this.connection, navigate);
+    else this.view = new LobbyView(this.app, this.connection, navigate, this.turns);
     this.view.show();
   }
 

@@ -15,6 +15,7 @@ import { LineChart } from "./chart.js";
 import { button, element } from "./dom.js";
 import { changeText } from "./players.js";
 import { storedReplayFile } from "./storage.js";
+import { setTitle } from "./turns.js";
 import { holderLabel, title } from "./words.js";
 
 const FILE = "file";
@@ -450,7 +451,7 @@ export class ReplayPage {
   }
 
   show() {
-    document.title = "Replay · Parlour";
+    setTitle("Replay · Parlour");
     this.root.replaceChildren(element("p", { class: "loading", id: "replay-loading" }, "Loading the game…"));
     this.connection.addEventListener("reconnected", this.onReconnect);
     this.load();
@@ -487,7 +488,7 @@ export class ReplayPage {
     const ratings = entry ? Object.fromEntries((entry.seats ?? []).filter((seat) => seat.rating).map((seat) => [seat.colour, seat.rating])) : null;
     const game = this.connection.games.find((each) => each.name === reply.game);
     const gameTitle = game?.title ?? title(reply.game);
-    document.title = `Replay · ${gameTitle} · Parlour`;
+    setTitle(`Replay · ${gameTitle} · Parlour`);
     this.root.replaceChildren();
     this.replayView = new ReplayView(this.root, reply, {
       back: { label: "Back to the lobby", action: () => this.navigate("/") },

@@ -17,6 +17,7 @@ import { changeText, ratingText, ratingTitle, seatRating } from "./players.js";
 import { ReplayView } from "./replay.js";
 import * as sound from "./sound.js";
 import { forgetSeat, soundOn, storedSeat, storeSeat, storeSound } from "./storage.js";
+import { setTitle } from "./turns.js";
 import { TypingToChat } from "./typing.js";
 import {
   coinText,
@@ -228,7 +229,7 @@ export class RoomView {
       gameTitle: this.gameTitle(),
     });
     this.replayView.show();
-    document.title = `Replay · ${this.gameTitle()} · Parlour`;
+    setTitle(`Replay · ${this.gameTitle()} · Parlour`);
   }
 
   closeReplay() {
@@ -1097,7 +1098,7 @@ export class RoomView {
     this.heading.textContent = view.public ? gameTitle : `${gameTitle} (private room)`;
     this.rulesLink.href = `/rules/${view.game}`;
     this.rulesLink.textContent = `How to play ${gameTitle}`;
-    document.title = `${this.myTurn() ? "Your move · " : ""}${gameTitle} · Parlour`;
+    setTitle(`${this.myTurn() ? "Your move · " : ""}${gameTitle} · Parlour`);
     this.turn.textContent = turnText({ ...view, playing: this.playing() }, this.host);
     this.turn.dataset.mine = String(this.myTurn());
     const scores = view.state?.scores ?? {};

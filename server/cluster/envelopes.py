@@ -13,6 +13,7 @@ import msgpack
 
 from parlour.protocol.wire import Message as Wire
 
+from ..notices import TurnNotice
 from ..room import ConnId
 
 
@@ -85,7 +86,15 @@ class Owner:
     fence: int = 0
 
 
-Envelope = Request | Attach | Gone | Deliver | Moved | Owner
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """A room's turn passed to a player (told to every node): each node tells that
+    player's connections it holds that are not in the room."""
+
+    notice: TurnNotice
+
+
+Envelope = Request | Attach | Gone | Deliver | Moved | Owner | Turn
 
 
 def pack(envelope: Envelope) -> bytes:
@@ -114,6 +123,10 @@ def pack(envelope: Envelope) -> bytes:
             fields = ["m", envelope.seq]
         case Owner():
             fields = ["w", envelope.room, envelope.node, envelope.fence]
+        case Turn():
+            notice = envelope.notice
+            fields = ["t", notice.player, notice.room, notice.ref, notice.game]
+            fields += [list(notice.seats), sorted(notice.present), notice.time_left_ms]
     packed: bytes = msgpack.packb(fields, use_bin_type=True)
     return packed
 
@@ -153,6 +166,18 @@ def unpack(data: bytes) -> Envelope:
             case "w":
                 room, node, *fence = rest
                 return Owner(str(room), int(node), int(fence[0]) if fence else 0)
+            case "t":
+                player, room, ref, game, seats, present, time_left_ms = rest
+                notice = TurnNotice(
+                    player=str(player),
+                    room=str(room),
+                    ref=str(ref),
+                    game=str(game),
+                    seats=tuple(str(colour) for colour in seats),
+                    present=frozenset(int(conn) for conn in present),
+                    time_left_ms=None if time_left_ms is None else int(time_left_ms),
+                )
+                return Turn(notice)
     except (ValueError, TypeError, msgpack.UnpackException) as error:
         raise EnvelopeError(f"not a cluster envelope: {error}") from None
     raise EnvelopeError(f"unknown envelope kind {kind!r}")

@@ -1,6 +1,6 @@
 """What a cluster node hears from the others through Redis: requests about its rooms,
 connections to put back in them, messages for its own connections, connections gone,
-requests to send elsewhere, and rooms that changed hands."""
+requests to send elsewhere, rooms that changed hands, and turns passed to players."""
 
 import asyncio
 import logging
@@ -124,6 +124,9 @@ class Inbox:
                 self.routing.moved(envelope.seq)
             case env.Owner():
                 self._owner_changed(envelope.room, envelope.node, envelope.fence)
+            case env.Turn():
+                told = envelope.notice.outbox(self.lobby.players, self.connections)
+                self.edge.deliver_here(told)
 
     def _serve_request(self, request: env.Request) -> None:
         """A request from another node's connection about a room this node should own."""

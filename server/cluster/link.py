@@ -45,7 +45,8 @@ class Link:
         return f"{self.records.prefix}node:{node}"
 
     def cluster_channel(self) -> str:
-        """The channel every node hears which node owns a room now on."""
+        """The channel every node hears on which node owns a room now, and whose turn it
+        is in a room."""
         return f"{self.records.prefix}cluster"
 
     def lost(self) -> None:

@@ -188,7 +188,8 @@ class ClusterNode:
         """Send the lobby's messages once Redis holds the records they tell of, in the
         order they were made. Rooms they show but did not change are checked: the messages
         go only if this node still holds them, so nobody is shown a room as a node that
-        lost it has it (a change Redis refused, say)."""
+        lost it has it (a change Redis refused, say). A turn passed to a player is told
+        to every node, for each to tell the player's connections it holds."""
         unsaved = self.lobby.take_unsaved()
         results: dict[str, list[Result]] = {}
         for result in unsaved.results:
@@ -206,7 +207,9 @@ class ClusterNode:
             if room is not None and room.id not in written:
                 written.add(room.id)
                 writes.append(leases.check(room.id))
-        self.outbound.change(Change(writes, outbox, done, request))
+        everyone = self.link.cluster_channel()
+        turns = [(everyone, env.Turn(notice)) for notice in self.lobby.your_turns()]
+        self.outbound.change(Change(writes, outbox, done, request, turns=turns))
 
     def deliver_here(self, outbox: Outbox) -> None:
         """Send messages to this node's connections now, noting the rooms they are in."""

@@ -62,6 +62,9 @@ class Change:
     since: float = field(default_factory=time.monotonic)
     token: str = ""
     """Names the change in Redis, so that sent again it is carried out once."""
+    turns: list[tuple[str, env.Turn]] = field(default_factory=list)
+    """The "your turn" notices it makes, for the cluster's channel: published only if Redis
+    keeps the change, as its messages are."""
 
 
 class Sender(Protocol):
@@ -112,6 +115,8 @@ class Outbound:
         nothing waits before it."""
         if not change.writes and not self.queue:
             self._tell(change.outbox, change.done)
+            for channel, turn in change.turns:
+                self.publish(channel, turn)
             return
         change.token = f"{self.sender.node}:{next(self._tokens)}"
         self.queue.append(change)
@@ -210,6 +215,7 @@ class Outbound:
                 writes = [self._resolved(write, made) for write in item.writes]
                 local, remote = self.split(item.outbox, item.done)
                 packed = [(channel, env.pack(envelope)) for channel, envelope in remote]
+                packed += [(channel, env.pack(turn)) for channel, turn in item.turns]
                 if writes:
                     node = self.sender.node
                     await self.records.queue_write(pipe, node, writes, packed, item.token)
@@ -264,7 +270,12 @@ class Outbound:
         fenced_out = [write for write in refused if write.fence != NEW_ROOM]
         self.sender.not_kept(refused, len(fenced_out))
         moved = "the room moved to another server; try again"
-        told = without(change.outbox, {write.room for write in refused}, moved)
+        lost = {write.room for write in refused}
+        told = without(change.outbox, lost, moved)
+        for channel, turn in change.turns:
+            if turn.notice.room not in lost:
+                self.queue.append((channel, turn))
+                self._wanted.set()
         if change.request is None or len(fenced_out) < len(refused):
             self._tell(told, change.done)
             return

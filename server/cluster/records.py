@@ -447,7 +447,8 @@ class RedisRecords:
         if not rooms:
             return []
         found = await self.redis.mget([self._key("room", room) for room in rooms])
-        return playing_in((json.loads(record) for record in found if record), player)
+        records = (json.loads(record) for record in found if record)
+        return playing_in(records, player, int(time.time() * 1000))
 
     async def record(self, record: str) -> str | None:
         """As `Store.record`."""

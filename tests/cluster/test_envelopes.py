@@ -9,6 +9,7 @@ from parlour.server.answers import Outbox
 from parlour.server.cluster import envelopes as env
 from parlour.server.cluster.members import Held, Memberships
 from parlour.server.cluster.outbound import unavailable, without
+from parlour.server.notices import TurnNotice
 
 EVERY_KIND = [
     env.Request(edge=2, seq=7, conn=(2 << 32) | 5, name="Ann", wire={"type": "get_room"}),
@@ -20,6 +21,8 @@ EVERY_KIND = [
     env.Deliver(messages=(), done=None),
     env.Moved(seq=11),
     env.Owner(room="r1", node=4, fence=12),
+    env.Turn(TurnNotice("p-ann", "r1", "CODE-r1", "othello", ("black",), frozenset({1, 9}))),
+    env.Turn(TurnNotice("p-bob", "r2", "r2", "tribolo", ("red", "blue"), frozenset(), 61_000)),
 ]
 
 

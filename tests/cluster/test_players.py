@@ -75,3 +75,37 @@ async def test_players_ratings_and_records_are_the_clusters(start: StartNode) ->
     assert [frame["move"] for frame in replay.frames[1:]] == final["moves"]
     for client in (ann, bob, again):
         await client.close()
+
+
+async def test_your_turn_reaches_the_players_connection_on_another_node(start: StartNode) -> None:
+    first, second = await start(), await start()
+    ann = await Client.open(first.port, "Ann", key=ANN_KEY)
+    bob = await Client.open(second.port, "Bob", key=BOB_KEY)
+    ann_elsewhere = await Client.open(second.port, "Ann", key=ANN_KEY)
+    bob_elsewhere = await Client.open(second.port, "Bob", key=BOB_KEY)
+    made = await ann.request(m.CreateRoom(game="othello", seat="black", public=False))
+    assert isinstance(made, m.Joined) and made.code is not None
+    room_id = str(made.room["room"])
+    assert isinstance(await bob.request(m.Join(room=made.code, seat="white")), m.Joined)
+    assert isinstance(await ann.request(m.Start(room=made.code)), m.Ok)
+
+    # The room is the first node's; Ann's connection in the lobby of the second is told.
+    told = await ann_elsewhere.expect(lambda message: isinstance(message, m.YourTurn))
+    assert told == m.YourTurn(room=room_id, ref=made.code, game="othello", seats=["black"])
+    room = await room_of(ann, made.code)
+    black = room["state"]["legal_moves"][0]
+    moved = await ann.request(m.Move(room=made.code, version=room["version"], move=black))
+    assert isinstance(moved, m.Ok), moved
+    told = await bob_elsewhere.expect(lambda message: isinstance(message, m.YourTurn))
+    assert told == m.YourTurn(room=room_id, ref=made.code, game="othello", seats=["white"])
+    mine = await bob_elsewhere.request(m.MyGames())
+    assert isinstance(mine, m.MyGamesReply), mine
+    assert [(entry["ref"], entry["turn"]) for entry in mine.playing] == [(made.code, True)]
+
+    # Bob's connection in the room, on the same node, sees the turn there: no notice.
+    await bob.update(1)
+    assert (await room_of(bob, made.code))["state"]["to_move"] == "white"
+    assert not any(isinstance(message, m.YourTurn) for message in bob.inbox)
+    assert not any(isinstance(message, m.YourTurn) for message in ann_elsewhere.inbox)
+    for client in (ann, bob, ann_elsewhere, bob_elsewhere):
+        await client.close()

@@ -131,9 +131,19 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
     ),
     m.MyGamesReply(
         id=21,
-        playing=[{"room": ROOM, "ref": ROOM, "game": "tribolo", "seats": ["blue"]}],
+        playing=[
+            {
+                "room": ROOM,
+                "ref": ROOM,
+                "game": "tribolo",
+                "seats": ["blue"],
+                "turn": True,
+                "time_left_ms": None,
+            }
+        ],
         finished=[{"record": "k7Hq2mXa.61", "game": "tribolo", "rated": True, "seats": []}],
     ),
+    m.YourTurn(room=ROOM, ref="Zr8" * 8, game="othello", seats=["black"], time_left_ms=None),
     m.LeaderboardReply(
         id=22,
         game="numlo",

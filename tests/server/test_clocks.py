@@ -346,3 +346,24 @@ async def test_a_clock_stands_still_while_its_server_is_stopped(tmp_path: Path) 
     finally:
         again.close()
         await again.wait_closed()
+
+
+def test_my_games_and_your_turn_say_how_long_the_seat_to_move_has_left() -> None:
+    ann, bob = new_key(), new_key()
+    lobby, wall = clocked_lobby(("Ann", ann), ("Bob", bob), ("Bob", bob))
+    control = {"kind": "live", "base_s": 300, "increment_s": 5}
+    room = started(lobby, "othello", ["black", "white"], time_control=control)
+    lobby.your_turns()
+    wall.now += 12.0
+    move(lobby, room)  # black took 12 s; white (Bob) is to move with 300 s
+    (notice,) = lobby.your_turns()
+    assert notice.time_left_ms == 300_000
+    told = notice.outbox(lobby.players, {1, 2, 3})
+    assert [conn for conn, _ in told] == [3], "Bob's other connection, not the one in the room"
+    wall.now += 40.0
+    mine = answer(lobby.handle(3, m.MyGames()), 3)
+    assert isinstance(mine, m.MyGamesReply)
+    (entry,) = mine.playing
+    assert entry["turn"] is True and entry["time_left_ms"] == 260_000
+    theirs = answer(lobby.handle(1, m.MyGames()), 1)
+    assert theirs.playing[0]["turn"] is False and theirs.playing[0]["time_left_ms"] == 260_000
