@@ -30,6 +30,7 @@ from .fields import (
     Text,
     TimeControlMap,
 )
+from .timecontrol import KINDS as SPEEDS
 from .wire import Message as WireMessage
 
 PROTOCOL_VERSION: Final = 1
@@ -307,6 +308,7 @@ class MyGames(Message):
 class Leaderboard(Message):
     TYPE = "leaderboard"
     game: str = spec(GAME_NAME)
+    speed: str = spec(Choice(SPEEDS), "none")
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -510,6 +512,7 @@ class YourTurn(Message):
 class LeaderboardReply(Message):
     TYPE = "leaderboard"
     game: str = spec(STR)
+    speed: str = spec(STR, "none")
     players: list[Any] = spec(ANY)
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .ratings import Rating
+from .ratings import Rating, pool
 from .room import ConnId
 from .scores import Result
 from .store import Save, SetInitials
@@ -65,6 +65,11 @@ class RateGame:
 @dataclass(frozen=True, slots=True)
 class LeaderboardQuery:
     game: str
+    speed: str = "none"
+
+    @property
+    def pool(self) -> str:
+        return pool(self.game, self.speed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +164,7 @@ def answer(archive: Archive, query: Query) -> Any:
         case RateGame():
             return archive.rate(query.result)
         case LeaderboardQuery():
-            return archive.leaderboard(query.game)
+            return archive.leaderboard(query.pool)
         case FinishedQuery():
             return {"finished": archive.finished_games(query.player), "playing": None}
         case RecordQuery():
@@ -186,7 +191,7 @@ async def answer_remotely(archive: RemoteArchive, query: Query) -> Any:
         case RateGame():
             return await archive.rate(query.result)
         case LeaderboardQuery():
-            return await archive.leaderboard(query.game)
+            return await archive.leaderboard(query.pool)
         case FinishedQuery():
             finished = await archive.finished_games(query.player)
             return {"finished": finished, "playing": await archive.playing(query.player)}

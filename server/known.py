@@ -27,7 +27,7 @@ from .asking import Asker
 from .clocks import left_in_record
 from .journal import Journal, views
 from .people import People
-from .ratings import NEW, Rating
+from .ratings import NEW, Rating, pool
 from .records import room_record
 from .replays import replay_of
 from .room import ConnId, Holder, Room, Status
@@ -78,7 +78,7 @@ class Known:
         held = tuple(dict.fromkeys(seat.rated_as for seat in room.seats if seat.rated_as))
         if not held:
             return []
-        query = RatingsQuery(room.game.name, held)
+        query = RatingsQuery(pool(room.game.name, room.time_control.speed), held)
         return self.asker.ask(ArchiveAsk(None, None, query, room=room.id))
 
     def rate(self, room: Room, result: Result) -> Outbox:
@@ -120,7 +120,8 @@ class Known:
     def leaderboard(self, conn: ConnId, message: m.Leaderboard) -> Outbox:
         if message.game not in GAMES:
             raise refuse(ErrorCode.NO_SUCH_GAME, f"there is no game '{message.game}'")
-        return self.asker.ask(ArchiveAsk(conn, message.id, LeaderboardQuery(message.game)))
+        query = LeaderboardQuery(message.game, message.speed)
+        return self.asker.ask(ArchiveAsk(conn, message.id, query))
 
     def replay(
         self, conn: ConnId, message: m.Replay, room_game: Callable[[str], tuple[str, str]]
@@ -160,7 +161,12 @@ class Known:
             case LeaderboardQuery():
                 assert conn is not None
                 return lambda found: [
-                    (conn, m.LeaderboardReply(id=request, game=query.game, players=found))
+                    (
+                        conn,
+                        m.LeaderboardReply(
+                            id=request, game=query.game, speed=query.speed, players=found
+                        ),
+                    )
                 ]
             case FinishedQuery():
                 assert conn is not None

@@ -131,6 +131,12 @@ def ranks_of(
     return [1 + sum(beats(other, seat) for other in seats) for seat in seats]
 
 
+def pool(game: str, speed: str) -> str:
+    """Where a game's ratings are kept: one pool per game and kind of time control (as
+    lichess keeps one per speed), `othello` for games without a clock, `othello:live`."""
+    return game if speed == "none" else f"{game}:{speed}"
+
+
 def computer_player(level: str) -> str:
     """The id under which a computer level is rated, as `computer:hard`."""
     return COMPUTER + level

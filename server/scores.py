@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from parlour.rules.helpmate import could_win
 
-from .ratings import ranks_of
+from .ratings import pool, ranks_of
 from .room import Holder, Room
 
 CHANGED: Final = "changed"
@@ -85,6 +85,13 @@ class Result:
     """The winning seats' indexes."""
     flagged: tuple[int, ...] = ()
     """The seats that ran out of time, in order: they finish last, the first last of all."""
+    speed: str = "none"
+    """The room's kind of time control: `none`, `live` or `days`."""
+
+    @property
+    def pool(self) -> str:
+        """Where the game's ratings are kept (`ratings.pool`)."""
+        return pool(self.game, self.speed)
 
     @property
     def ranks(self) -> list[int]:
@@ -159,6 +166,7 @@ def result_of(room: Room, record: str = "") -> Result:
         rated=room.why_unrated() is None and all(seat.rated_as for seat in seats),
         winners=tuple(winners),
         flagged=flagged,
+        speed=room.time_control.speed,
     )
 
 

@@ -358,7 +358,8 @@ class Store:
         return None if row is None else str(row[0])
 
     def ratings(self, game: str, players: Iterable[str]) -> dict[str, Rating]:
-        """The ratings at `game` of those of `players` who have one."""
+        """The ratings in the pool `game` (`ratings.pool`) of those of `players` who have
+        one."""
         wanted = list(dict.fromkeys(players))
         found = {}
         for at in range(0, len(wanted), 500):
@@ -383,13 +384,13 @@ class Store:
             if kept:
                 return {str(c): {"before": b, "after": a} for c, b, a in kept}
             seats = [seat.rated_as or "" for seat in result.seats]
-            before = self.ratings(result.game, seats)
+            before = self.ratings(result.pool, seats)
             ranks = result.ranks
             after = rate_players(before, seats, ranks)
             self._db.executemany(
                 "INSERT OR REPLACE INTO ratings (game, player, mu, sigma, games)"
                 " VALUES (?, ?, ?, ?, ?)",
-                [(result.game, p, r.mu, r.sigma, r.games) for p, r in after.items()],
+                [(result.pool, p, r.mu, r.sigma, r.games) for p, r in after.items()],
             )
             changes = {
                 seat.colour: {
@@ -409,7 +410,8 @@ class Store:
         return changes
 
     def leaderboard(self, game: str) -> list[dict[str, Any]]:
-        """The best rated players and computer levels at `game`, by conservative rating."""
+        """The best rated players and computer levels in the pool `game` (`ratings.pool`),
+        by conservative rating."""
         rows = self._db.execute(
             "SELECT r.player, p.name, r.mu, r.sigma, r.games FROM ratings r"
             " LEFT JOIN players p ON p.id = r.player WHERE r.game = ?",

@@ -371,7 +371,7 @@ class RedisRecords:
     async def rate(self, result: Result) -> dict[str, dict[str, int]]:
         """As `Store.rate`: the ratings and the game's changes written together, once,
         retried if another node rates a game of the same players meanwhile."""
-        table = self._key("rating", result.game)
+        table = self._key("rating", result.pool)
         marker = self._key("rated", result.room, str(result.version))
         seats = [seat.rated_as or "" for seat in result.seats]
         async with self.redis.pipeline(transaction=True) as pipe:

@@ -367,3 +367,31 @@ def test_my_games_and_your_turn_say_how_long_the_seat_to_move_has_left() -> None
     assert entry["turn"] is True and entry["time_left_ms"] == 260_000
     theirs = answer(lobby.handle(1, m.MyGames()), 1)
     assert theirs.playing[0]["turn"] is False and theirs.playing[0]["time_left_ms"] == 260_000
+
+
+def test_live_games_move_ratings_of_their_own_kind_only() -> None:
+    ann, bob = new_key(), new_key()
+    lobby, wall = clocked_lobby(("Ann", ann), ("Bob", bob))
+    live = {"kind": "live", "base_s": 60}
+    room = started(lobby, "othello", ["black", "white"], time_control=live)
+    wall.now += 61.0 + GRACE_MS / 1000  # black never moves: white wins on time
+    assert lobby.next_deadline() is not None
+    lobby.flags_due()
+    changes = lobby.rooms[room].rating_changes
+    assert changes is not None and changes["white"]["after"] > changes["black"]["after"]
+    boards = {
+        speed: answer(lobby.handle(1, m.Leaderboard(game="othello", speed=speed)), 1)
+        for speed in ("none", "live", "days")
+    }
+    assert all(isinstance(board, m.LeaderboardReply) for board in boards.values())
+    assert [line["name"] for line in boards["live"].players] == ["Bob", "Ann"]
+    assert boards["live"].speed == "live"
+    assert boards["none"].players == [] and boards["days"].players == []
+    # A new live room shows the live ratings; one without a clock, the ones without.
+    lobby.handle(1, m.Leave(room=room))
+    again = started(lobby, "othello", ["black", "white"], time_control=live)
+    shown = answer(lobby.handle(1, m.GetRoom(room=again)), 1).room["seats"]
+    assert [seat["rating"]["games"] for seat in shown] == [1, 1]
+    casual = started(lobby, "othello", ["black", "white"])
+    shown = answer(lobby.handle(1, m.GetRoom(room=casual)), 1).room["seats"]
+    assert [seat["rating"]["games"] for seat in shown] == [0, 0]
