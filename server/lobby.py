@@ -290,6 +290,16 @@ class Lobby:
             self.known.show_ratings(room)
             self.notices.seen(room)
 
+    def resume_clocks(self, since: float) -> Outbox:
+        """The rooms' keeper could not keep them from `since` (Unix time) till now (a
+        cluster node cut off from Redis): their running clocks are given the time back,
+        and their people shown it."""
+        outbox: Outbox = []
+        for table in self.tables.values():
+            if table.paused(int(since * 1000)):
+                outbox += self.services.shown(table.room)
+        return outbox
+
     def release(self, room_id: str) -> None:
         """Forget a room that another server keeps now; unlike closing it, nothing is told
         or stored."""

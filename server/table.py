@@ -419,17 +419,18 @@ class Table:
         room.record_seat_change(seat)
         return [*self.seats.told(seat, by=None), *self.services.shown(room)]
 
-    def paused(self, since_ms: int) -> None:
+    def paused(self, since_ms: int) -> int:
         """The room's server was away from `since_ms` till now: the time is given back to
-        the seat to move, and the history says so."""
+        the seat to move, and the history says so. The time given back."""
         room, clock = self.room, self.room.clock
         if clock is None or clock.running is None or room.status is not Status.PLAYING:
-            return
+            return 0
         colour = room.seats[clock.running].colour
         given = clock.paused(since_ms, room.now_ms())
         if given > 0:
             room.history.add(CLOCK_PAUSED, self.services.wall(), seat=colour, given_ms=given)
             self.services.journal.unsaved.add(room.id)
+        return given
 
     # Talk.
 

@@ -131,7 +131,8 @@ class Leases:
                 self.broken.add(found.room)
                 self.metrics.rooms_not_restored.inc()
                 continue
-            self.lobby.restore([room])
+            away = None if found.alive_ms is None else found.alive_ms / 1000
+            self.lobby.restore([room], away_since=away)
             self.fences[room.id] = found.fence
             self.owners[room.id] = self.node
             if room.code is not None:

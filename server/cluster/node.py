@@ -70,9 +70,11 @@ class ClusterNode:
         self.link = Link(
             self.records,
             self.counts,
-            on_lost=lambda: self.forwarding.give_up(AWAY),
+            on_lost=self._redis_lost,
             on_back=self._redis_back,
         )
+        self._lost_at = 0.0
+        """When Redis was found away last (the lobby's Unix time): clocks stand still since."""
         self.leases = Leases(
             records=self.records,
             lobby=self.lobby,
@@ -251,10 +253,15 @@ class ClusterNode:
     def redis_back(self) -> None:
         self.link.back()
 
+    def _redis_lost(self) -> None:
+        self._lost_at = self.lobby.wall()
+        self.forwarding.give_up(AWAY)
+
     def _redis_back(self) -> None:
         # Idle connections made before Redis went away are dead: not one request should
         # meet one.
         self.shell.spawn(self.redis.connection_pool.disconnect(inuse_connections=False))
+        self.send(self.lobby.resume_clocks(self._lost_at))
         self.lobby.recheck()
         self.shell.follow_up()
 

@@ -68,6 +68,8 @@ class Claimed:
     room: str
     fence: int
     record: dict[str, Any]
+    alive_ms: int | None = None
+    """When the node that held the room was last alive (Unix milliseconds), if another did."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,8 +130,13 @@ class RedisRecords:
         forgot it), each under its next fencing number."""
         found = await self._claim(args=[self.prefix, node, self.lease_ms, *rooms])
         return [
-            Claimed(_text(found[i]), int(found[i + 1]), json.loads(found[i + 2]))
-            for i in range(0, len(found), 3)
+            Claimed(
+                _text(found[i]),
+                int(found[i + 1]),
+                json.loads(found[i + 2]),
+                int(found[i + 3]) if _text(found[i + 3]) else None,
+            )
+            for i in range(0, len(found), 4)
         ]
 
     async def release(self, node: int, held: Mapping[str, int]) -> None:

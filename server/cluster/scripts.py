@@ -129,12 +129,16 @@ for i = 4, #ARGV do
   local holder = redis.call('GET', lease)
   if record and (not holder or string.match(holder, '^(%d+):') == node) then
     local own = P .. 'room:' .. room .. ':own'
+    local before = redis.call('HGET', own, 'node')
+    local alive = ''
+    if before and before ~= node then alive = redis.call('HGET', P .. 'alive', before) or '' end
     local fence = redis.call('HINCRBY', own, 'fence', 1)
     redis.call('HSET', own, 'node', node)
     redis.call('SET', lease, node .. ':' .. fence, 'PX', lease_ms)
     table.insert(claimed, room)
     table.insert(claimed, fence)
     table.insert(claimed, record)
+    table.insert(claimed, alive)
   elseif not record then
     redis.call('SREM', P .. 'rooms', room)
   end
@@ -143,8 +147,9 @@ return claimed
 """
 """ARGV: prefix, node, lease ms, room ids. Takes each room that has a record and no
 lease (or a lease of this node's, for a room it forgot), with the next fencing number, so
-that nothing written under an earlier one is taken any more. Returns id, fence and record
-of each one taken."""
+that nothing written under an earlier one is taken any more. Returns id, fence, record
+and, for a room another node held, when that node was last alive (Redis milliseconds;
+empty if unknown) of each one taken."""
 
 HEARTBEAT: Final = """
 local P, node, lease_ms = ARGV[1], ARGV[2], tonumber(ARGV[3])
@@ -154,6 +159,7 @@ local nodes = P .. 'nodes'
 local due = redis.call('ZSCORE', nodes, node)
 local lapsed = (not due or tonumber(due) < now) and 1 or 0
 redis.call('ZADD', nodes, now + lease_ms, node)
+redis.call('HSET', P .. 'alive', node, now)
 local held, lost = {}, {}
 for i = 4, #ARGV, 2 do
   held[ARGV[i]] = true
@@ -177,9 +183,10 @@ return {now, lost, redis.call('ZRANGE', nodes, 0, -1), orphans, lapsed}
 """ARGV: prefix, node, lease ms, then each room the node holds and its fence. Renews the
 node and the leases it still holds (a lease that names the node and its fence is the
 node's, even if its heartbeat ran out meanwhile: nobody else can have taken the room);
-forgets nodes whose heartbeat ran out. Returns Redis's time, the rooms whose leases were
-lost, the live nodes, the rooms nobody holds (and those whose lease names this node
-though it no longer holds them: it forgot them, and takes them again from their
+forgets nodes whose heartbeat ran out; notes when the node was last alive (`alive`, its
+rooms' clocks stand still from then if it is lost). Returns Redis's time, the rooms whose
+leases were lost, the live nodes, the rooms nobody holds (and those whose lease names this
+node though it no longer holds them: it forgot them, and takes them again from their
 records), and 1 if this node's own heartbeat had run out (the others may have dropped its
 connections from their rooms), else 0."""
 
@@ -195,6 +202,9 @@ return node
 
 RELEASE_ROOMS: Final = """
 local P, node = ARGV[1], ARGV[2]
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+redis.call('HSET', P .. 'alive', node, now)
 for i = 3, #ARGV, 2 do
   local lease = P .. 'room:' .. ARGV[i] .. ':lease'
   if redis.call('GET', lease) == node .. ':' .. ARGV[i + 1] then

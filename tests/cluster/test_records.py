@@ -364,3 +364,24 @@ def rated(game: str, outcomes: list[tuple[str, str | None, str, int]], number: i
         rated=True,
         winners=winners,
     )
+
+
+async def test_a_room_taken_from_a_lost_node_says_when_that_node_was_last_alive(
+    records: RedisRecords,
+) -> None:
+    first, second = await records.join_cluster(), await records.join_cluster()
+    await records.write(first, [RoomWrite("r1", NEW_ROOM, record("r1", ["a1"]))])
+    await records.heartbeat(first, {"r1": 1})
+    alive = int(await records.redis.hget("parlour:alive", str(first)) or 0)
+    seconds, micros = await records.redis.time()
+    assert 0 < int(seconds) * 1000 + int(micros) // 1000 - alive < 1000
+    await asyncio.sleep(LEASE_MS / 1000 + 0.1)
+    [taken] = await records.claim(second, ["r1"])
+    assert taken.alive_ms == alive, "the clocks stand still from the lost node's last heartbeat"
+    await asyncio.sleep(LEASE_MS / 1000 + 0.1)
+    [again] = await records.claim(second, ["r1"])
+    assert again.alive_ms is None, "a node taking back its own room lost no time to anyone"
+    await records.release(second, {"r1": again.fence})
+    released = int(await records.redis.hget("parlour:alive", str(second)) or 0)
+    [third] = await records.claim(first, ["r1"])
+    assert third.alive_ms == released, "a node that stopped was alive till it gave its rooms up"

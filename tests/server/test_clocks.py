@@ -395,3 +395,20 @@ def test_live_games_move_ratings_of_their_own_kind_only() -> None:
     casual = started(lobby, "othello", ["black", "white"])
     shown = answer(lobby.handle(1, m.GetRoom(room=casual)), 1).room["seats"]
     assert [seat["rating"]["games"] for seat in shown] == [0, 0]
+
+
+def test_clocks_stand_still_while_a_keeper_cannot_keep_its_rooms() -> None:
+    lobby, wall = clocked_lobby(("Ann", None), ("Bob", None))
+    room = started(
+        lobby, "othello", ["black", "white"], time_control={"kind": "live", "base_s": 60}
+    )
+    wall.now += 5.0
+    lost_at = wall.now  # a cluster node loses Redis: nothing moves, nobody is flagged
+    wall.now += 120.0
+    told = lobby.resume_clocks(lost_at)
+    view = to(told, 2)[0]
+    assert isinstance(view, m.RoomView)
+    assert view.room["clock"]["left_ms"]["black"] == 55_000
+    (paused,) = [e for e in lobby.rooms[room].history.window() if e["kind"] == "clock_paused"]
+    assert paused == paused | {"seat": "black", "given_ms": 120_000}
+    assert lobby.flags_due() == [] and lobby.rooms[room].status is Status.PLAYING
