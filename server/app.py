@@ -602,7 +602,7 @@ class ParlourServer:
     async def _tick_forever(self) -> None:
         while True:
             await asyncio.sleep(self.config.tick_interval)
-            self._send(self.lobby.tick())
+            self._send(self.lobby.tick(flags=self.keeper.may_think()))
             self.follow_up()
 
     def _render_metrics(self) -> bytes:

@@ -379,9 +379,10 @@ class Lobby:
 
     # Time and bots.
 
-    def tick(self) -> Outbox:
+    def tick(self, *, flags: bool = True) -> Outbox:
         """Take public rooms nobody is in out of the list, close rooms nobody has been in
-        for a while, and let every table's clock run (proposals, stand-ins)."""
+        for a while, and let every table's time pass (proposals, stand-ins, and flags
+        unless the keeper cannot keep the rooms now: a cluster node cut off from Redis)."""
         now = self.clock()
         outbox: Outbox = []
         for table in list(self.tables.values()):
@@ -399,7 +400,7 @@ class Lobby:
                 if empty >= self.limits.unlist_after and room.public and not room.dormant:
                     room.dormant = True
                     self.journal.unsaved.add(room.id)
-            outbox += table.tick(now)
+            outbox += table.tick(now, flags=flags)
         return outbox
 
     def next_deadline(self) -> float | None:

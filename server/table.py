@@ -452,10 +452,10 @@ class Table:
         told = [(member, line) for member in sorted(room.connections())]
         return [(conn, m.Ok(id=message.id)), *told]
 
-    def tick(self, now: float) -> Outbox:
+    def tick(self, now: float, *, flags: bool = True) -> Outbox:
         """A proposal nobody answered in time ends; seats of people long away go to
-        stand-ins."""
-        outbox = self.consent.expire(now) + self.time_up()
+        stand-ins; a seat out of time is flagged (unless `flags` is false)."""
+        outbox = self.consent.expire(now) + (self.time_up() if flags else [])
         if self.room.status is Status.PLAYING:
             outbox += self.seats.stand_in(now)
         return outbox

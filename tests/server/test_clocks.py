@@ -405,6 +405,7 @@ def test_clocks_stand_still_while_a_keeper_cannot_keep_its_rooms() -> None:
     wall.now += 5.0
     lost_at = wall.now  # a cluster node loses Redis: nothing moves, nobody is flagged
     wall.now += 120.0
+    assert lobby.tick(flags=False) == [] and lobby.rooms[room].status is Status.PLAYING
     told = lobby.resume_clocks(lost_at)
     view = to(told, 2)[0]
     assert isinstance(view, m.RoomView)
