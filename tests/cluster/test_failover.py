@@ -3,6 +3,7 @@ come back with their tokens, bots play on, and no acknowledged move is lost or d
 
 import asyncio
 import signal
+import time
 
 from parlour.protocol import messages as m
 
@@ -166,3 +167,40 @@ async def test_a_rooms_history_survives_its_owner_and_comes_back_with_its_people
     assert moves == joined.room["moves"][: len(moves)]
     for client in (host, ann.client, bob.client, watcher, back):
         await client.close()
+
+
+async def test_a_live_clock_stands_still_while_its_room_has_no_owner(start: StartNode) -> None:
+    owner, other = [await start("--lease", LEASE) for _ in range(2)]
+    ann = await Client.open(owner.port, "Ann")
+    bob = await Client.open(other.port, "Bob")
+    live = {"kind": "live", "base_s": 600, "increment_s": 0}
+    made = await ann.request(
+        m.CreateRoom(game="othello", board=1, seat="black", time_control=live)
+    )
+    assert isinstance(made, m.Joined)
+    ref = made.room["room"]
+    assert isinstance(await bob.request(m.Join(room=ref, seat="white")), m.Joined)
+    assert isinstance(await ann.request(m.Start(room=ref)), m.Ok)
+    shown = await ann.request(m.GetRoom(room=ref))
+    assert isinstance(shown, m.RoomView)
+    first = shown.room["state"]["legal_moves"][0]
+    assert isinstance(await ann.request(m.Move(room=ref, version=0, move=first)), m.Ok)
+    update = await bob.update(1)
+    assert update.clock is not None and update.clock["running"] == "white"
+    before, lost = update.clock["left_ms"]["white"], time.monotonic()
+
+    await owner.kill()
+    while True:  # each request is answered: `unavailable` until the other node takes the room
+        again = await bob.request(m.GetRoom(room=ref))
+        if isinstance(again, m.RoomView):
+            break
+        assert isinstance(again, m.Error) and again.code == "unavailable", again
+    away = time.monotonic() - lost
+    after = again.room["clock"]["left_ms"]["white"]
+    assert away > float(LEASE) / 2, "the room had no owner till its lease ran out"
+    assert before - after < away * 1000 / 2, (
+        f"white was charged {before - after} ms of the {away * 1000:.0f} ms without an owner"
+    )
+    assert again.room["clock"]["running"] == "white" and again.room["status"] == "playing"
+    await ann.close()
+    await bob.close()
