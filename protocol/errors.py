@@ -38,6 +38,7 @@ class ErrorCode(StrEnum):
     NO_SUCH_PROPOSAL = "no_such_proposal"
     NOT_AT_START = "not_at_start"
     NOT_FINISHED = "not_finished"
+    NOT_AWAY = "not_away"
     NAME_TAKEN = "name_taken"
     NOT_BEST = "not_best"
     NO_SUCH_SAVE = "no_such_save"

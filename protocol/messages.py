@@ -46,7 +46,7 @@ LEFT_SEATS: Final = ("bot", "open")
 COIN_SIDES: Final = ("heads", "tails")
 MAX_CHAT: Final = 300
 """Characters in one chat message."""
-PROPOSAL_KINDS: Final = ("undo", "new_game")
+PROPOSAL_KINDS: Final = ("undo", "new_game", "hand_over")
 PROPOSAL_OUTCOMES: Final = ("accepted", "declined", "expired")
 PROPOSAL_ID: Final = Text(1, 32)
 MAX_GAME_FILE: Final = 60_000
@@ -224,6 +224,13 @@ class Suggest(Message):
 class Undo(Message):
     TYPE = "undo"
     room: str = spec(ROOM_REF)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HandOver(Message):
+    TYPE = "hand_over"
+    room: str = spec(ROOM_REF)
+    seat: str = spec(COLOUR)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -441,6 +448,7 @@ class Proposal(Message):
     by: str = spec(STR)
     asked: list[str] = spec(ANY)
     expires_in: int = spec(INT)
+    seat: str | None = spec(STR, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -451,6 +459,7 @@ class ProposalEnded(Message):
     kind: str = spec(Choice(PROPOSAL_KINDS))
     outcome: str = spec(Choice(PROPOSAL_OUTCOMES))
     by: str | None = spec(STR, None)
+    seat: str | None = spec(STR, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -561,6 +570,7 @@ ClientMessage = (
     | Suggest
     | Undo
     | NewGame
+    | HandOver
     | Answer
     | Chat
     | ScoreCard
@@ -621,6 +631,7 @@ CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
         Suggest,
         Undo,
         NewGame,
+        HandOver,
         Answer,
         Chat,
         ScoreCard,

@@ -1,5 +1,6 @@
-"""Taking moves back and starting again in a room, with the other people's consent: asked,
-answered, expired, carried out; and the coin a seat calls for who moves first."""
+"""Taking moves back, starting again, and handing a person's seat to the computer while
+they are away, with the other people's consent: asked, answered, expired, carried out;
+and the coin a seat calls for who moves first."""
 
 from typing import Final
 
@@ -10,17 +11,19 @@ from . import manage
 from .answers import Outbox, refuse, running
 from .history import NEW_GAME, PROPOSAL, UNDO
 from .room import ConnId, Holder, Proposal, Room, Seat, Status
+from .seats import Seats, room_level
 from .services import Services
 
 PROPOSAL_ID_BYTES: Final = 6
 
 
 class Consent:
-    """A room's undo and new game proposals."""
+    """A room's undo, new game and hand-over proposals."""
 
-    def __init__(self, room: Room, services: Services) -> None:
+    def __init__(self, room: Room, services: Services, seats: Seats) -> None:
         self.room = room
         self.services = services
+        self.seats = seats
 
     def undo(self, conn: ConnId, message: m.Undo) -> Outbox:
         """Take back the asker's last move and the moves after it, with the others' consent."""
@@ -55,6 +58,25 @@ class Consent:
             return [(conn, m.Ok(id=message.id)), *self.services.shown(room)]
         return self._propose(
             conn, message.id, seats, kind="new_game", board=message.board, call=call
+        )
+
+    def hand_over(self, conn: ConnId, message: m.HandOver) -> Outbox:
+        """The computer plays, at once, the seat of a person who is away (their time runs
+        on otherwise), with the consent of the others who are here; the person takes the
+        seat back when they come back, as from any stand-in."""
+        room = self.room
+        seats = self._asking_person(conn)
+        running(room)
+        seat = room.seat_named(message.seat)
+        if seat is None:
+            raise refuse(ErrorCode.NO_SUCH_SEAT, f"{room.game.title} has no seat {message.seat!r}")
+        if seat.holder is not Holder.HUMAN or seat.conn is not None:
+            raise refuse(
+                ErrorCode.NOT_AWAY,
+                f"{seat.colour} is not held by a person who is away",
+            )
+        return self._propose(
+            conn, message.id, seats, kind="hand_over", seat=seat.colour, but=seat.colour
         )
 
     def toss(self, conn: ConnId, call: str) -> None:
@@ -95,19 +117,23 @@ class Consent:
         keep: int = 0,
         board: int | None = None,
         call: tuple[str, str] | None = None,
+        seat: str | None = None,
+        but: str | None = None,
     ) -> Outbox:
-        """Do it now if nobody else is a person here; else ask every other person. People
-        sharing the asker's screen agree with it."""
+        """Do it now if nobody else is a person here; else ask every other person (`but`
+        the seat a hand-over is about). People sharing the asker's screen agree with it."""
         room = self.room
         others = {
             other.colour
             for other in room.seats
-            if other.holder in (Holder.HUMAN, Holder.STANDIN) and other.conn != conn
+            if other.holder in (Holder.HUMAN, Holder.STANDIN)
+            and other.conn != conn
+            and other.colour != but
         }
         done: Outbox = [(conn, m.Ok(id=request))]
         if not others:
-            self._carry_out(kind, keep, board, call)
-            return [*done, *self.services.shown(room)]
+            told = self._carry_out(kind, keep, board, call, seat=seat)
+            return [*done, *told, *self.services.shown(room)]
         seconds = self.services.limits.proposal_seconds
         proposal = Proposal(
             id=self.services.secret(PROPOSAL_ID_BYTES),
@@ -118,6 +144,7 @@ class Consent:
             keep=keep,
             board=board,
             call=call,
+            seat=seat,
         )
         room.proposal = proposal
         asked = m.Proposal(
@@ -127,6 +154,7 @@ class Consent:
             by=seats[0].colour,
             asked=sorted(others),
             expires_in=round(seconds),
+            seat=seat,
         )
         return [*done, *((member, asked) for member in sorted(room.connections()))]
 
@@ -145,8 +173,10 @@ class Consent:
         if proposal.waiting:
             return done
         ended = self._end("accepted", None)
-        self._carry_out(proposal.kind, proposal.keep, proposal.board, proposal.call)
-        return [*done, *ended, *self.services.shown(room)]
+        told = self._carry_out(
+            proposal.kind, proposal.keep, proposal.board, proposal.call, seat=proposal.seat
+        )
+        return [*done, *ended, *told, *self.services.shown(room)]
 
     def expire(self, now: float) -> Outbox:
         """Silence declines: a proposal nobody answered in time ends."""
@@ -164,10 +194,18 @@ class Consent:
         journal.changed.add(room.id)
         if outcome != "accepted":
             wall = self.services.wall()
-            room.history.add(PROPOSAL, wall, proposal=proposal.kind, outcome=outcome, by=by)
+            seat = {} if proposal.seat is None else {"seat": proposal.seat}
+            room.history.add(
+                PROPOSAL, wall, proposal=proposal.kind, outcome=outcome, by=by, **seat
+            )
             journal.unsaved.add(room.id)
         ended = m.ProposalEnded(
-            room=room.id, proposal=proposal.id, kind=proposal.kind, outcome=outcome, by=by
+            room=room.id,
+            proposal=proposal.id,
+            kind=proposal.kind,
+            outcome=outcome,
+            by=by,
+            seat=proposal.seat,
         )
         return [(member, ended) for member in sorted(room.connections())]
 
@@ -179,14 +217,18 @@ class Consent:
         call: tuple[str, str] | None,
         *,
         rotate: bool = False,
-    ) -> None:
+        seat: str | None = None,
+    ) -> Outbox:
+        """Do what was agreed; the seat changes it tells of."""
         room = self.room
+        if kind == "hand_over":
+            return self._hand_over(seat)
         if kind == "undo":
             taken = len(room.moves) - keep
             manage.rewind(room, keep)
             room.friendly("a move was taken back")
             room.history.add(UNDO, self.services.wall(), moves=taken, version=room.version)
-            return
+            return []
         manage.restart(room, board, rotate=rotate)
         if call is not None:
             caller, side = call
@@ -201,3 +243,15 @@ class Consent:
             rotated=rotate,
             coin=None if room.coin is None else room.coin.describe(),
         )
+        return []
+
+    def _hand_over(self, colour: str | None) -> Outbox:
+        """The computer stands in for the seat's person, if they are still away."""
+        room = self.room
+        seat = room.seat_named(colour or "")
+        if seat is None or seat.holder is not Holder.HUMAN or seat.conn is not None:
+            return []  # they came back meanwhile
+        seat.holder, seat.level = Holder.STANDIN, room_level(room)
+        room.stood_in.add(seat.colour)
+        room.record_seat_change(seat)
+        return self.seats.told(seat, by=None)

@@ -56,6 +56,7 @@ TABLE_REQUESTS: Final = (
     m.Suggest,
     m.Undo,
     m.NewGame,
+    m.HandOver,
     m.Answer,
     m.ExportGame,
     m.SaveGame,

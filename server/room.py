@@ -150,11 +150,11 @@ class Seat:
 
 @dataclass
 class Proposal:
-    """An undo or new game waiting for the other people in the room to agree."""
+    """An undo, new game or hand-over waiting for the other people in the room to agree."""
 
     id: str
     kind: str
-    """`undo` or `new_game`."""
+    """`undo`, `new_game` or `hand_over`."""
     by: str
     """The colour of the seat that asked."""
     waiting: set[str]
@@ -166,6 +166,8 @@ class Proposal:
     """For a new game: the board number asked for, if any."""
     call: tuple[str, str] | None = None
     """For a new game: the seat calling the coin for who moves first, and its call."""
+    seat: str | None = None
+    """For a hand-over: the seat of the person away that the computer is to play."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,7 @@ TableRequest = (
     | m.Suggest
     | m.Undo
     | m.NewGame
+    | m.HandOver
     | m.Answer
     | m.ExportGame
     | m.SaveGame
@@ -61,7 +62,7 @@ class Table:
         self.room = room
         self.services = services
         self.seats = Seats(room, services)
-        self.consent = Consent(room, services)
+        self.consent = Consent(room, services, self.seats)
         self.help = Help(room, services)
         self.files = GameFiles(room, services)
 
@@ -104,6 +105,8 @@ class Table:
                 return self.consent.undo(conn, message)
             case m.NewGame():
                 return self.consent.new_game(conn, message)
+            case m.HandOver():
+                return self.consent.hand_over(conn, message)
             case m.Answer():
                 return self.consent.answer(conn, message)
             case m.ExportGame() | m.SaveGame() | m.ImportGame() | m.LoadGame() | m.SetInitials():

@@ -39,6 +39,7 @@ ROOM_CHANGES: Final = (
     m.Move,
     m.Undo,
     m.NewGame,
+    m.HandOver,
     m.Answer,
     m.ImportGame,
     m.LoadGame,

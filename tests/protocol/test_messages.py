@@ -31,6 +31,7 @@ VALID: dict[str, dict[str, Any]] = {
     "suggest": {"room": ROOM},
     "undo": {"room": ROOM},
     "new_game": {"room": ROOM},
+    "hand_over": {"room": ROOM, "seat": "green"},
     "answer": {"room": ROOM, "proposal": "p1", "accept": True},
     "chat": {"room": ROOM, "text": "hello"},
     "score_card": {"game": "tribolo"},
@@ -56,6 +57,7 @@ OPTIONAL: dict[str, dict[str, Any]] = {
         "bot_think_ms": 2000,
         "position": "........./....BW.../ B",
         "rated": False,
+        "time_control": {"kind": "live", "base_s": 300, "increment_s": 3},
     },
     "join": {"seat": "red", "token": TOKEN},
     "set_seat": {"level": "easy"},
@@ -63,6 +65,7 @@ OPTIONAL: dict[str, dict[str, Any]] = {
     "suggest": {"think_ms": 2500},
     "new_game": {"board": 12, "rotate": True},
     "score_card": {"preset": "abalone"},
+    "leaderboard": {"speed": "live"},
     "save_game": {"replace": True},
     "list_saves": {"game": "numlo"},
     "replay": {"record": "k7Hq2mXa.61", "room": ROOM, "text": '[Game "othello"]\n'},
@@ -87,8 +90,10 @@ CHOICE_FIELDS = [
     ("create_room", "left_seats"),
     ("start", "call"),
     ("new_game", "call"),
+    ("leaderboard", "speed"),
 ]
 OTHER_FIELDS = [
+    ("create_room", "time_control"),
     ("create_room", "options"),
     ("create_room", "public"),
     ("show_thinking", "on"),
@@ -110,6 +115,7 @@ DEFAULTS = {
     ("create_room", "standin_after"): 60,
     ("create_room", "bot_think_ms"): 1000,
     ("suggest", "think_ms"): 1000,
+    ("leaderboard", "speed"): "none",
 }
 """protocol.md's defaults for optional fields; the rest default to None."""
 ROOM_REF_TYPES = [kind for kind, values in VALID.items() if "room" in values]
@@ -456,12 +462,14 @@ def test_create_room_defaults() -> None:
         bot_think_ms=2000,
         position="........./....BW.../ B",
         rated=False,
+        time_control={"kind": "live", "base_s": 300, "increment_s": 3},
     )
     bare = m.read_client_message({"type": "create_room", "game": "tribolo"})
     assert bare == m.CreateRoom(game="tribolo")
     assert isinstance(bare, m.CreateRoom)
     assert (bare.public, bare.standin_after, bare.bot_think_ms) == (True, 60, 1000)
     assert (bare.options, bare.board, bare.seat, bare.id) == (None, None, None, None)
+    assert bare.time_control is None, "no clock"
 
 
 @pytest.mark.parametrize("version", [0, 2, -1, MAX_SAFE_INTEGER])

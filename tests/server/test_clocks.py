@@ -413,3 +413,33 @@ def test_clocks_stand_still_while_a_keeper_cannot_keep_its_rooms() -> None:
     (paused,) = [e for e in lobby.rooms[room].history.window() if e["kind"] == "clock_paused"]
     assert paused == paused | {"seat": "black", "given_ms": 120_000}
     assert lobby.flags_due() == [] and lobby.rooms[room].status is Status.PLAYING
+
+
+def test_the_others_may_hand_the_seat_of_a_person_away_to_the_computer() -> None:
+    lobby, wall = clocked_lobby(("Ann", None), ("Bob", None), ("Cy", None), ("Dee", None))
+    room = started(
+        lobby, "tribolo", ["blue", "red", "green"], time_control={"kind": "live", "base_s": 600}
+    )
+    held = lobby.rooms[room]
+    green = held.seat_named("green")
+    assert green is not None and green.token is not None
+    asked = m.HandOver(room=room, seat="green")
+    assert error_code(lobby.handle(1, asked), 1) == "not_away", "Cy is here"
+    lobby.disconnect(3)
+    assert green.holder is Holder.HUMAN, "no stand-in comes in a room with a clock"
+    assert isinstance(answer(lobby.handle(4, m.Spectate(room=room)), 4), m.Watching)
+    assert error_code(lobby.handle(4, asked), 4) == "not_seated", "a watcher has no say"
+    told = lobby.handle(1, asked)
+    proposal = to(told, 2)[0]
+    assert isinstance(proposal, m.Proposal)
+    assert (proposal.kind, proposal.seat, proposal.asked) == ("hand_over", "green", ["red"])
+    yes = m.Answer(room=room, proposal=proposal.proposal, accept=True)
+    told = lobby.handle(2, yes)
+    assert green.holder is Holder.STANDIN and green.name == "Cy"
+    assert any(isinstance(message, m.SeatSet) and message.seat == "green" for _, message in told)
+    # Cy comes back to the seat, and plays it again.
+    lobby.handle(5, m.Hello(version=1, name="Cy"))
+    assert isinstance(answer(lobby.handle(5, m.Join(room=room, token=green.token)), 5), m.Joined)
+    assert green.holder is Holder.HUMAN and green.conn == 5
+    wall.now += 1.0
+    assert held.status is Status.PLAYING
