@@ -39,6 +39,7 @@ class ErrorCode(StrEnum):
     NOT_AT_START = "not_at_start"
     NOT_FINISHED = "not_finished"
     NOT_AWAY = "not_away"
+    NO_VACATION_LEFT = "no_vacation_left"
     NAME_TAKEN = "name_taken"
     NOT_BEST = "not_best"
     NO_SUCH_SAVE = "no_such_save"

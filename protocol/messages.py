@@ -35,6 +35,7 @@ from .wire import Message as WireMessage
 
 PROTOCOL_VERSION: Final = 1
 MAX_STANDIN_AFTER: Final = 3600
+MAX_VACATION_DAYS: Final = 30
 DEFAULT_STANDIN_AFTER: Final = 60
 HINT_KINDS: Final = ("possible", "best")
 MIN_THINK_MS: Final = 100
@@ -224,6 +225,12 @@ class Suggest(Message):
 class Undo(Message):
     TYPE = "undo"
     room: str = spec(ROOM_REF)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TakeVacation(Message):
+    TYPE = "vacation"
+    days: int = spec(Integer(0, MAX_VACATION_DAYS))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -505,6 +512,13 @@ class MyGamesReply(Message):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class VacationReply(Message):
+    TYPE = "vacation"
+    until: int | None = spec(INT, None)
+    days_left: int = spec(INT)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class YourTurn(Message):
     """A room's turn passed to a seat the player holds, told to their connections that are
     not in the room (protocol.md 2.10)."""
@@ -571,6 +585,7 @@ ClientMessage = (
     | Undo
     | NewGame
     | HandOver
+    | TakeVacation
     | Answer
     | Chat
     | ScoreCard
@@ -606,6 +621,7 @@ ServerMessage = (
     | Saves
     | MyGamesReply
     | YourTurn
+    | VacationReply
     | LeaderboardReply
     | ReplayReply
     | Error
@@ -632,6 +648,7 @@ CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
         Undo,
         NewGame,
         HandOver,
+        TakeVacation,
         Answer,
         Chat,
         ScoreCard,
@@ -670,6 +687,7 @@ SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
         Saves,
         MyGamesReply,
         YourTurn,
+        VacationReply,
         LeaderboardReply,
         ReplayReply,
         Error,

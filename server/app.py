@@ -662,6 +662,7 @@ class InProcess:
         lobby, here = self.shell.lobby, self.shell.connections
         for notice in lobby.your_turns():
             outbox = [*outbox, *notice.outbox(lobby.players, here)]
+        lobby.vacations_taken()  # every room is here: there are no other servers to tell
         self.shell.deliver(outbox)
 
     def disconnected(self, conn: ConnId) -> None:

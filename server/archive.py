@@ -13,6 +13,7 @@ from .ratings import Rating, pool
 from .room import ConnId
 from .scores import Result
 from .store import Save, SetInitials
+from .vacations import Vacation
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,16 @@ class RateGame:
 
 
 @dataclass(frozen=True, slots=True)
+class VacationQuery:
+    """A player's vacation of `days` days from `now` (0: end it): the vacation it makes,
+    or None if the year has not that many days left."""
+
+    player: str
+    days: int
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
 class LeaderboardQuery:
     game: str
     speed: str = "none"
@@ -92,6 +103,7 @@ Query = (
     | RatingsQuery
     | RateGame
     | LeaderboardQuery
+    | VacationQuery
     | FinishedQuery
     | RecordQuery
 )
@@ -123,6 +135,7 @@ class Archive(Protocol):
     def ratings(self, game: str, players: Iterable[str]) -> dict[str, Rating]: ...
     def rate(self, result: Result) -> dict[str, dict[str, int]]: ...
     def leaderboard(self, game: str) -> list[dict[str, Any]]: ...
+    def take_vacation(self, player: str, days: int, now: float) -> Vacation | None: ...
     def finished_games(self, player: str) -> list[dict[str, Any]]: ...
     def record(self, record: str) -> str | None: ...
 
@@ -139,6 +152,7 @@ class RemoteArchive(Protocol):
     async def ratings(self, game: str, players: Iterable[str]) -> dict[str, Rating]: ...
     async def rate(self, result: Result) -> dict[str, dict[str, int]]: ...
     async def leaderboard(self, game: str) -> list[dict[str, Any]]: ...
+    async def take_vacation(self, player: str, days: int, now: float) -> Vacation | None: ...
     async def finished_games(self, player: str) -> list[dict[str, Any]]: ...
     async def playing(self, player: str) -> list[dict[str, Any]]: ...
     async def record(self, record: str) -> str | None: ...
@@ -165,6 +179,8 @@ def answer(archive: Archive, query: Query) -> Any:
             return archive.rate(query.result)
         case LeaderboardQuery():
             return archive.leaderboard(query.pool)
+        case VacationQuery():
+            return archive.take_vacation(query.player, query.days, query.now)
         case FinishedQuery():
             return {"finished": archive.finished_games(query.player), "playing": None}
         case RecordQuery():
@@ -192,6 +208,8 @@ async def answer_remotely(archive: RemoteArchive, query: Query) -> Any:
             return await archive.rate(query.result)
         case LeaderboardQuery():
             return await archive.leaderboard(query.pool)
+        case VacationQuery():
+            return await archive.take_vacation(query.player, query.days, query.now)
         case FinishedQuery():
             finished = await archive.finished_games(query.player)
             return {"finished": finished, "playing": await archive.playing(query.player)}

@@ -43,6 +43,9 @@ class Clock:
     """When the running seat's time began to run."""
     untimed: set[int] = field(default_factory=set)
     """Seats no longer timed: flagged in a game of three, the computer plays them on."""
+    holds: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Seats whose time stands still from one time to another (Unix milliseconds): their
+    player is on vacation (a days clock only)."""
 
     @classmethod
     def start(cls, control: TimeControl, seats: int, to_move: int | None, now_ms: int) -> "Clock":
@@ -61,15 +64,57 @@ class Clock:
         """The time `seat` has left at `now_ms` (below zero once run out)."""
         left = self.remaining_ms[seat]
         if seat == self.running:
-            left -= max(0, now_ms - self.since_ms)
+            left -= self._charged(seat, now_ms)
         return left
+
+    def _charged(self, seat: int, now_ms: int) -> int:
+        """The running time since `since_ms` that counts against `seat`: all but its hold."""
+        spent = max(0, now_ms - self.since_ms)
+        hold = self.holds.get(seat)
+        if hold is not None:
+            spent -= max(0, min(now_ms, hold[1]) - max(self.since_ms, hold[0]))
+        return spent
 
     def deadline_ms(self) -> int | None:
         """When the running seat is flagged, if it does not move first."""
         if self.running is None:
             return None
         grace = GRACE_MS if self.control.kind == LIVE else 0
-        return self.since_ms + self.remaining_ms[self.running] + grace
+        deadline = self.since_ms + self.remaining_ms[self.running] + grace
+        hold = self.holds.get(self.running)
+        if hold is not None and hold[0] < deadline and hold[1] > self.since_ms:
+            deadline += hold[1] - max(hold[0], self.since_ms)
+        return deadline
+
+    def next_event_ms(self) -> int | None:
+        """When the clock next needs looking at: its flag, or the end of the running seat's
+        hold (its time runs again, and the room is shown so)."""
+        deadline = self.deadline_ms()
+        hold = None if self.running is None else self.holds.get(self.running)
+        if deadline is None or hold is None or hold[1] <= self.since_ms:
+            return deadline
+        return min(deadline, hold[1])
+
+    def settle(self, now_ms: int) -> bool:
+        """Fold in the holds that ended by `now_ms`; whether the running seat's time runs
+        again from one."""
+        ran_again = False
+        for seat, (start, end) in list(self.holds.items()):
+            if end > now_ms:
+                continue
+            if seat == self.running:
+                self.since_ms += max(0, end - max(start, self.since_ms))
+                ran_again = start < now_ms
+            del self.holds[seat]
+        return ran_again
+
+    def hold(self, seat: int, from_ms: int, until_ms: int) -> None:
+        """`seat`'s time stands still from `from_ms` to `until_ms` (a vacation); the time
+        it ran before, it keeps spent."""
+        if seat == self.running and from_ms > self.since_ms:
+            self.remaining_ms[seat] -= self._charged(seat, from_ms)
+            self.since_ms = from_ms
+        self.holds[seat] = (from_ms, until_ms)
 
     def out_of_time(self, now_ms: int) -> int | None:
         """The running seat, if its time (and grace) ran out by `now_ms`."""
@@ -80,13 +125,15 @@ class Clock:
         """`seat` moved at `now_ms`, `lag_ms` of its move's time spent on the way: charge
         it, then run the next seat's time."""
         if seat == self.running:
-            elapsed = max(0, now_ms - self.since_ms)
+            elapsed = self._charged(seat, now_ms)
             if self.control.kind == LIVE:
                 self._charge_live(seat, elapsed, lag_ms)
             elif self.control.kind == DAYS:
                 unused = max(0, self.remaining_ms[seat] - elapsed)
                 bank = min(unused, self.control.bank_days * DAY_MS)
                 self.remaining_ms[seat] = self.control.days * DAY_MS + bank
+        if seat in self.holds and self.holds[seat][1] <= now_ms:
+            del self.holds[seat]
         self.run(to_move, now_ms)
 
     def _charge_live(self, seat: int, elapsed: int, lag_ms: int) -> None:
@@ -121,15 +168,26 @@ class Clock:
 
     def describe(self, colours: tuple[str, ...], now_ms: int) -> dict[str, Any]:
         """The clock as a room view shows it (protocol.md 2.12): each seat's time left at
-        `now_ms`, the server's clock reading then."""
-        return {
+        `now_ms`, the server's clock reading then; a seat on vacation is not running."""
+        held = {
+            colours[seat]: until
+            for seat, (_, until) in sorted(self.holds.items())
+            if until > now_ms
+        }
+        running = self.running
+        if running is not None and colours[running] in held and self.holds[running][0] <= now_ms:
+            running = None
+        shown: dict[str, Any] = {
             "control": self.control.describe(),
             "left_ms": {
                 colour: max(0, self.left_ms(seat, now_ms)) for seat, colour in enumerate(colours)
             },
-            "running": None if self.running is None else colours[self.running],
+            "running": None if running is None else colours[running],
             "at": now_ms,
         }
+        if held:
+            shown["held_until"] = held
+        return shown
 
     def record(self) -> dict[str, Any]:
         """What a room's record keeps of the clock."""
@@ -140,6 +198,7 @@ class Clock:
             "running": self.running,
             "since_ms": self.since_ms,
             "untimed": sorted(self.untimed),
+            "holds": [[seat, start, end] for seat, (start, end) in sorted(self.holds.items())],
         }
 
 
@@ -149,5 +208,9 @@ def left_in_record(clock: dict[str, Any] | None, now_ms: int) -> int | None:
     if clock is None or clock.get("running") is None:
         return None
     running = int(clock["running"])
-    elapsed = max(0, now_ms - int(clock["since_ms"]))
+    since = int(clock["since_ms"])
+    elapsed = max(0, now_ms - since)
+    for seat, start, end in clock.get("holds", []):
+        if int(seat) == running:
+            elapsed -= max(0, min(now_ms, int(end)) - max(since, int(start)))
     return max(0, int(clock["remaining_ms"][running]) - elapsed)

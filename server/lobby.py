@@ -23,7 +23,16 @@ from parlour.rules import GAMES, Game, RulesError, State
 from parlour.rules.dealing import MAX_BOARD_NUMBER
 
 from .answers import Outbox, refuse
-from .archive import Archive, ArchiveAsk, ClaimName, GetSave, PutSave, SavesQuery, ScoreCardQuery
+from .archive import (
+    Archive,
+    ArchiveAsk,
+    ClaimName,
+    GetSave,
+    PutSave,
+    SavesQuery,
+    ScoreCardQuery,
+    VacationQuery,
+)
 from .asking import Asker, filed_answer
 from .gamefiles import saved_text
 from .guesses import GuessLimit
@@ -37,6 +46,7 @@ from .services import Limits, Services
 from .store import SetInitials
 from .table import Table
 from .thinking import BotTurn, SuggestionAsked, Suggestions
+from .vacations import VACATION_DAYS, Vacation
 
 ROOM_ID_BYTES: Final = 6
 ROOM_ID_LENGTH: Final = 8
@@ -127,6 +137,7 @@ class Lobby:
         """When clocks run out (Unix milliseconds), with their rooms, soonest first; a
         deadline a move has since put off is passed over when it comes."""
         self.notices = TurnNotices()
+        self._vacations: list[tuple[str, int, int]] = []
         self.services = Services(
             clock=clock,
             wall=wall,
@@ -177,6 +188,12 @@ class Lobby:
                 return self.known.leaderboard(conn, message)
             case m.Replay():
                 return self.known.replay(conn, message, lambda ref: self._room_game(conn, ref))
+            case m.TakeVacation():
+                player = self.people.players.get(conn)
+                if player is None:
+                    raise refuse(ErrorCode.NO_KEY, "vacations are a player's: send a player key")
+                vacation = VacationQuery(player, message.days, self.services.wall())
+                return self.asker.ask(ArchiveAsk(conn, message.id, vacation))
         raise AssertionError(f"no handler for {type(message).__name__}")
 
     # Connections.
@@ -410,7 +427,7 @@ class Lobby:
         for room_id in self.journal.take_timed():
             table = self.tables.get(room_id)
             clock = None if table is None else table.room.clock
-            deadline = None if clock is None else clock.deadline_ms()
+            deadline = None if clock is None else clock.next_event_ms()
             if deadline is not None:
                 heapq.heappush(self._deadlines, (deadline, room_id))
         return self._deadlines[0][0] / 1000 if self._deadlines else None
@@ -512,6 +529,9 @@ class Lobby:
                     assert conn is not None and ask.room is not None
                     text = saved_text(query, found)
                     return self._find(conn, ask.room).files.load_saved(conn, request, text)
+                case VacationQuery():
+                    assert conn is not None
+                    return self._vacation_taken(conn, request, query, found)
                 case ScoreCardQuery() | SavesQuery() | PutSave() | SetInitials():
                     assert conn is not None
                     return filed_answer(conn, request, query, found)
@@ -519,6 +539,35 @@ class Lobby:
                     return self.known.archived(conn, request, query, ask.room)(found)
         except ProtocolError as error:
             return [] if conn is None else [(conn, m.Error.from_exception(error, request))]
+
+    def _vacation_taken(
+        self, conn: ConnId, request: str | int | None, query: VacationQuery, found: Any
+    ) -> Outbox:
+        if not isinstance(found, Vacation):
+            raise refuse(
+                ErrorCode.NO_VACATION_LEFT,
+                f"that is more vacation days than you have left this year ({VACATION_DAYS} a"
+                " year; ask for 0 to see how many)",
+            )
+        from_ms, until_ms = int(found.start * 1000), int(found.until * 1000)
+        self._vacations.append((query.player, from_ms, until_ms))
+        reply = m.VacationReply(id=request, **found.describe(query.now))
+        return [(conn, reply), *self.apply_vacation(query.player, from_ms, until_ms)]
+
+    def apply_vacation(self, player: str, from_ms: int, until_ms: int) -> Outbox:
+        """`player` is on vacation from `from_ms` to `until_ms` (ended at `until_ms` if that
+        is not later than now): the days clocks of their seats here stand still meanwhile."""
+        outbox: Outbox = []
+        for table in self.tables.values():
+            if table.vacation(player, from_ms, until_ms):
+                outbox += self.services.shown(table.room)
+        return outbox
+
+    def vacations_taken(self) -> list[tuple[str, int, int]]:
+        """Every vacation taken or ended here since the last call (player, from, until), for
+        a cluster node to tell the other nodes, whose rooms it does not hold."""
+        taken, self._vacations = self._vacations, []
+        return taken
 
     def archive_failed(self, ask: ArchiveAsk) -> Outbox:
         """The database could not be asked: the request may be sent again."""

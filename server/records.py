@@ -202,6 +202,7 @@ def _clock(value: Any, seats: int) -> Clock | None:
         None if value["running"] is None else int(value["running"]),
         int(value["since_ms"]),
         {int(seat) for seat in value.get("untimed", [])},
+        {int(seat): (int(start), int(end)) for seat, start, end in value.get("holds", [])},
     )
     if len(clock.remaining_ms) != seats or len(clock.lag_budget_ms) != seats:
         raise RecordError("the clock has not one time a seat")

@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from . import vacations
 from .ratings import COMPUTER, NEW, Rating, is_computer, rate_players
 from .records import RecordText
 from .scores import CHANGED, COMPUTER_NAME, Result, best_of, record_id
+from .vacations import Vacation
 
 log = logging.getLogger("parlour.server")
 
@@ -80,6 +82,10 @@ MIGRATIONS: Final = (
         " WHERE player IS NOT NULL",
     ),
     ("CREATE TABLE alive (id INTEGER PRIMARY KEY CHECK (id = 0), at REAL NOT NULL)",),
+    (
+        "CREATE TABLE vacations (player TEXT PRIMARY KEY, year INTEGER NOT NULL,"
+        " used INTEGER NOT NULL, start REAL NOT NULL, until REAL NOT NULL)",
+    ),
 )
 """Each entry's statements take the schema from the version of its index to the next."""
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -408,6 +414,23 @@ class Store:
                 ],
             )
         return changes
+
+    def take_vacation(self, player: str, days: int, now: float) -> Vacation | None:
+        """A vacation of `days` days from `now` for `player` (0: end the one on), kept;
+        None, and nothing changed, if the year has not that many days left."""
+        with self._transaction():
+            row = self._db.execute(
+                "SELECT year, used, start, until FROM vacations WHERE player = ?", (player,)
+            ).fetchone()
+            before = None if row is None else Vacation(int(row[0]), int(row[1]), row[2], row[3])
+            after = vacations.take(before, days, now)
+            if after is not None:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO vacations (player, year, used, start, until)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (player, after.year, after.used, after.start, after.until),
+                )
+        return after
 
     def leaderboard(self, game: str) -> list[dict[str, Any]]:
         """The best rated players and computer levels in the pool `game` (`ratings.pool`),

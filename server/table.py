@@ -15,6 +15,7 @@ from typing import Any
 from parlour.bots import default_level
 from parlour.protocol import ErrorCode, ProtocolError
 from parlour.protocol import messages as m
+from parlour.protocol.timecontrol import DAYS
 from parlour.rules import IllegalMoveError, MalformedMoveError, State
 
 from .answers import Outbox, playing_seat, refuse, running
@@ -383,14 +384,16 @@ class Table:
     # Time.
 
     def time_up(self) -> Outbox:
-        """Flag the seat to move if its time (and grace) ran out: worked out when the room is
-        next asked anything, or when the lobby's deadline for it comes."""
+        """Flag the seat to move if its time (and grace) ran out, and show the room when a
+        vacation ended: worked out when the room is next asked anything, or when the
+        lobby's time for it comes."""
         room, clock = self.room, self.room.clock
         if clock is None or room.status is not Status.PLAYING:
             return []
         now = room.now_ms()
+        shown = self.services.shown(room) if clock.settle(now) else []
         seat = clock.out_of_time(now)
-        return [] if seat is None else self._flag(seat, now)
+        return shown if seat is None else self._flag(seat, now)
 
     def _flag(self, index: int, now_ms: int) -> Outbox:
         """`index`'s time ran out. Of two seats, the other wins (or ties, where it could not
@@ -421,6 +424,29 @@ class Table:
             seat.level = level
         room.record_seat_change(seat)
         return [*self.seats.told(seat, by=None), *self.services.shown(room)]
+
+    def vacation(self, player: str, from_ms: int, until_ms: int) -> bool:
+        """The days clocks of `player`'s seats here stand still from `from_ms` to `until_ms`
+        (a vacation), or run again now where `until_ms` is not later (one ended early).
+        Whether anything changed."""
+        room, clock = self.room, self.room.clock
+        if clock is None or clock.control.kind != DAYS or room.status is not Status.PLAYING:
+            return False
+        now = room.now_ms()
+        changed = False
+        for index, seat in enumerate(room.seats):
+            if seat.player != player or seat.holder is not Holder.HUMAN:
+                continue
+            held = clock.holds.get(index)
+            if until_ms > now:
+                clock.hold(index, from_ms, until_ms)
+            elif held is not None:
+                clock.holds[index] = (held[0], min(held[1], until_ms))
+                clock.settle(now)
+            else:
+                continue
+            changed = True
+        return changed
 
     def paused(self, since_ms: int) -> int:
         """The room's server was away from `since_ms` till now: the time is given back to

@@ -94,7 +94,18 @@ class Turn:
     notice: TurnNotice
 
 
-Envelope = Request | Attach | Gone | Deliver | Moved | Owner | Turn
+@dataclass(frozen=True, slots=True)
+class Vacation:
+    """A player's vacation, taken or ended on node `edge` (told to every node): the other
+    nodes' rooms' days clocks of that player's seats stand still meanwhile."""
+
+    player: str
+    from_ms: int
+    until_ms: int
+    edge: int
+
+
+Envelope = Request | Attach | Gone | Deliver | Moved | Owner | Turn | Vacation
 
 
 def pack(envelope: Envelope) -> bytes:
@@ -127,6 +138,8 @@ def pack(envelope: Envelope) -> bytes:
             notice = envelope.notice
             fields = ["t", notice.player, notice.room, notice.ref, notice.game]
             fields += [list(notice.seats), sorted(notice.present), notice.time_left_ms]
+        case Vacation():
+            fields = ["v", envelope.player, envelope.from_ms, envelope.until_ms, envelope.edge]
     packed: bytes = msgpack.packb(fields, use_bin_type=True)
     return packed
 
@@ -178,6 +191,9 @@ def unpack(data: bytes) -> Envelope:
                     time_left_ms=None if time_left_ms is None else int(time_left_ms),
                 )
                 return Turn(notice)
+            case "v":
+                player, from_ms, until_ms, edge = rest
+                return Vacation(str(player), int(from_ms), int(until_ms), int(edge))
     except (ValueError, TypeError, msgpack.UnpackException) as error:
         raise EnvelopeError(f"not a cluster envelope: {error}") from None
     raise EnvelopeError(f"unknown envelope kind {kind!r}")

@@ -127,6 +127,11 @@ class Inbox:
             case env.Turn():
                 told = envelope.notice.outbox(self.lobby.players, self.connections)
                 self.edge.deliver_here(told)
+            case env.Vacation() if envelope.edge != self.link.node:
+                held = self.lobby.apply_vacation(
+                    envelope.player, envelope.from_ms, envelope.until_ms
+                )
+                self.edge.send(held)
 
     def _serve_request(self, request: env.Request) -> None:
         """A request from another node's connection about a room this node should own."""

@@ -212,6 +212,8 @@ class ClusterNode:
         everyone = self.link.cluster_channel()
         turns = [(everyone, env.Turn(notice)) for notice in self.lobby.your_turns()]
         self.outbound.change(Change(writes, outbox, done, request, turns=turns))
+        for player, start, until in self.lobby.vacations_taken():
+            self.outbound.publish(everyone, env.Vacation(player, start, until, self.node))
 
     def deliver_here(self, outbox: Outbox) -> None:
         """Send messages to this node's connections now, noting the rooms they are in."""

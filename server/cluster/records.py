@@ -16,6 +16,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 from redis.exceptions import WatchError
 
+from .. import vacations
 from ..known import playing_in
 from ..ratings import COMPUTER, NEW, Rating, computer_player, rate_players
 from ..scores import COMPUTER_NAME, Result, best_of
@@ -31,6 +32,7 @@ from ..store import (
     player_lines,
     tally,
 )
+from ..vacations import Vacation
 from . import scripts
 
 PREFIX: Final = "parlour:"
@@ -412,6 +414,25 @@ class RedisRecords:
                     pipe.set(marker, json.dumps(changes))
                     await pipe.execute()
                     return changes
+                except WatchError:
+                    continue
+
+    async def take_vacation(self, player: str, days: int, now: float) -> Vacation | None:
+        """As `Store.take_vacation`, retried if the player's vacation changes meanwhile."""
+        key = self._key("vacation", player)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(key)
+                    kept = await pipe.get(key)
+                    before = None if kept is None else Vacation(*json.loads(kept))
+                    after = vacations.take(before, days, now)
+                    if after is None:
+                        return None
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                    pipe.set(key, json.dumps([after.year, after.used, after.start, after.until]))
+                    await pipe.execute()
+                    return after
                 except WatchError:
                     continue
 

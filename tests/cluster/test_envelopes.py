@@ -23,6 +23,7 @@ EVERY_KIND = [
     env.Owner(room="r1", node=4, fence=12),
     env.Turn(TurnNotice("p-ann", "r1", "CODE-r1", "othello", ("black",), frozenset({1, 9}))),
     env.Turn(TurnNotice("p-bob", "r2", "r2", "tribolo", ("red", "blue"), frozenset(), 61_000)),
+    env.Vacation("p-ann", 1_800_000_000_000, 1_800_259_200_000, 3),
 ]
 
 

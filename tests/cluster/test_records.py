@@ -385,3 +385,15 @@ async def test_a_room_taken_from_a_lost_node_says_when_that_node_was_last_alive(
     released = int(await records.redis.hget("parlour:alive", str(second)) or 0)
     [third] = await records.claim(first, ["r1"])
     assert third.alive_ms == released, "a node that stopped was alive till it gave its rooms up"
+
+
+async def test_vacations_are_kept_in_redis_as_sqlite_keeps_them(records: RedisRecords) -> None:
+    store = Store(MEMORY)
+    now = 1_800_000_000.0
+    asked = [(ANN, 10, now), (ANN, 25, now + 60), (ANN, 0, now + 86_400 * 1.5), (BOB, 31, now)]
+    asked += [(ANN, 28, now + 86_400 * 2), (ANN, 5, now + 86_400 * 400)]
+    for player, days, at in asked:
+        kept = store.take_vacation(player, days, at)
+        assert await records.take_vacation(player, days, at) == kept, (player, days)
+    last = store.take_vacation(ANN, 0, now + 86_400 * 401)
+    assert last is not None and last.year == 2028 and last.used == 1, "a new year, a day begun"

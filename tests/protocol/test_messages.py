@@ -32,6 +32,7 @@ VALID: dict[str, dict[str, Any]] = {
     "undo": {"room": ROOM},
     "new_game": {"room": ROOM},
     "hand_over": {"room": ROOM, "seat": "green"},
+    "vacation": {"days": 3},
     "answer": {"room": ROOM, "proposal": "p1", "accept": True},
     "chat": {"room": ROOM, "text": "hello"},
     "score_card": {"game": "tribolo"},
@@ -77,6 +78,7 @@ OPTIONAL_FIELDS = [(kind, name) for kind, values in OPTIONAL.items() for name in
 ALL_FIELDS = REQUIRED + OPTIONAL_FIELDS
 INTEGER_FIELDS = [
     ("hello", "version"),
+    ("vacation", "days"),
     ("create_room", "board"),
     ("create_room", "standin_after"),
     ("create_room", "bot_think_ms"),

@@ -77,6 +77,7 @@ CLIENT_SAMPLES: list[m.ClientMessage] = [
     m.Undo(id=11, room=ROOM),
     m.NewGame(id=12, room=ROOM, board=99),
     m.HandOver(id=35, room=ROOM, seat="red"),
+    m.TakeVacation(id=36, days=14),
     m.Answer(id=13, room=ROOM, proposal="p1", accept=False),
     m.Chat(id=14, room=ROOM, text="good game! \u00e9\u00e8 \U0001f642"),
     m.ScoreCard(id=15, game="oubliette", preset="abalone"),
@@ -145,6 +146,7 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
         finished=[{"record": "k7Hq2mXa.61", "game": "tribolo", "rated": True, "seats": []}],
     ),
     m.YourTurn(room=ROOM, ref="Zr8" * 8, game="othello", seats=["black"], time_left_ms=None),
+    m.VacationReply(id=36, until=1_800_259_200, days_left=27),
     m.LeaderboardReply(
         id=22,
         game="numlo",

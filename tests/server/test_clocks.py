@@ -449,3 +449,61 @@ def test_the_others_may_hand_the_seat_of_a_person_away_to_the_computer() -> None
     assert holder_of(held, "green") is Holder.HUMAN and green.conn == 5
     wall.now += 1.0
     assert held.status is Status.PLAYING
+
+
+def test_a_hold_stands_a_days_clock_still_and_runs_it_again_after() -> None:
+    clock = Clock.start(TimeControl("days", days=2), 2, 0, now_ms=0)
+    clock.hold(0, from_ms=DAY_MS // 2, until_ms=DAY_MS // 2 + 3 * DAY_MS)
+    assert clock.remaining_ms[0] == 2 * DAY_MS - DAY_MS // 2, "half a day ran before it"
+    assert clock.deadline_ms() == DAY_MS // 2 + 3 * DAY_MS + 3 * DAY_MS // 2
+    assert clock.left_ms(0, 2 * DAY_MS) == 3 * DAY_MS // 2, "it stands still meanwhile"
+    assert clock.describe(("black", "white"), 2 * DAY_MS)["running"] is None
+    end = DAY_MS // 2 + 3 * DAY_MS
+    assert clock.next_event_ms() == end, "the room is shown when it runs again"
+    assert clock.settle(end + 1)
+    assert clock.holds == {} and clock.left_ms(0, end + DAY_MS) == DAY_MS // 2
+    shown = clock.describe(("black", "white"), end + 1)
+    assert shown["running"] == "black" and "held_until" not in shown
+
+
+def test_a_player_on_vacation_keeps_their_days_clocks_still() -> None:
+    ann, bob = new_key(), new_key()
+    lobby, wall = clocked_lobby(("Ann", ann), ("Bob", bob), ("Guest", None))
+    days = {"kind": "days", "days": 2}
+    room = started(lobby, "othello", ["black", "white"], time_control=days)
+    live = started(
+        lobby, "othello", ["black", "white"], time_control={"kind": "live", "base_s": 600}
+    )
+    move(lobby, room)  # Bob (white) is to move, with 2 days
+    wall.now += 3600.0
+    assert error_code(lobby.handle(3, m.TakeVacation(days=3)), 3) == "no_key"
+    told = lobby.handle(2, m.TakeVacation(days=3))
+    reply = answer(told, 2)
+    assert isinstance(reply, m.VacationReply)
+    assert reply.until == int(wall.now) + 3 * 86_400 and reply.days_left == 27
+    view = [message for conn, message in told if conn == 1 and isinstance(message, m.RoomView)]
+    assert len(view) == 1, "the days room is shown anew; the live one is not touched"
+    clock = view[0].room["clock"]
+    assert clock["running"] is None and clock["held_until"] == {"white": reply.until * 1000}
+    assert clock["left_ms"]["white"] == 2 * DAY_MS - 3_600_000
+    wall.now += 3 * 86_400 - 1.0
+    lobby.tick()
+    assert lobby.rooms[room].status is Status.PLAYING, "no flag while on vacation"
+    deadline = lobby.next_deadline()
+    assert deadline == reply.until
+    wall.now = float(reply.until)
+    back = to(lobby.flags_due(), 1)[0]
+    assert isinstance(back, m.RoomView) and back.room["clock"]["running"] == "white"
+    assert back.room["clock"]["left_ms"]["white"] == 2 * DAY_MS - 3_600_000
+    live_clock = lobby.rooms[live].clock
+    assert live_clock is not None and not live_clock.holds, "live clocks run on"
+    # Thirty days a year: 27 left; a vacation ended early gives back its days not begun.
+    assert error_code(lobby.handle(2, m.TakeVacation(days=28)), 2) == "no_vacation_left"
+    assert answer(lobby.handle(2, m.TakeVacation(days=10)), 2).days_left == 17
+    wall.now += 1.5 * 86_400
+    ended = answer(lobby.handle(2, m.TakeVacation(days=0)), 2)
+    assert isinstance(ended, m.VacationReply)
+    assert ended.until is None and ended.days_left == 25
+    held = lobby.rooms[room].clock
+    assert held is not None and not held.holds and held.running == 1
+    assert held.left_ms(1, int(wall.now * 1000)) == 2 * DAY_MS - 3_600_000
