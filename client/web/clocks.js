@@ -28,8 +28,9 @@ export class SeatClocks {
     this.flagged = [];
     this.receivedAt = 0;
     this.turn = null;
-    /** Whether the turn's own running clock may still beep: it was seen at ten seconds or more. */
-    this.armed = false;
+    /** Whether this turn's own running clock may still beep (it was seen at ten seconds or
+     * more); null until the turn's clock is first drawn. */
+    this.armed = null;
     this.timer = null;
   }
 
