@@ -1,12 +1,14 @@
 /** The lobby (`/`): the public rooms, refreshed every few seconds, each with who is in it
- * (names, computer levels, ratings) and when it was made and last moved; a player's own
- * games (rooms in play to go back to, those waiting on their move first and marked, told
- * apart the same way; finished games with their results, rating changes and replays; and
- * the button that lets the page tell them when it is their turn); the leaderboards; a game
- * file to replay; and the New room form (newroom.js). */
+ * (names, computer levels, ratings), its clock ("5+3", "3 days a move") and when it was made
+ * and last moved; a player's own games (rooms in play to go back to, those waiting on their
+ * move first and marked, with the time left on their clock, told apart the same way;
+ * finished games with their results, rating changes and replays; and the button that lets
+ * the page tell them when it is their turn); the leaderboards; a game file to replay; and
+ * the New room form (newroom.js). */
 
 import { showKeyDialog } from "./account.js";
 import { SEAT_COLOURS } from "./boards/view.js";
+import { clocked, clockText, controlLabel } from "./clock.js";
 import { button, element, rebuild } from "./dom.js";
 import { askGameFile } from "./files.js";
 import { NewRoomForm } from "./newroom.js";
@@ -234,13 +236,16 @@ export class LobbyView {
     const game = this.games.find((each) => each.name === entry.game);
     const mine = entry.seats ?? [];
     const waits = entry.turn === true;
-    const parts = [this.roomLink(entry.ref, game?.title ?? title(entry.game)), ` · you play ${listText(mine.map(title))}`];
+    const parts = [this.roomLink(entry.ref, game?.title ?? title(entry.game)), ...controlTag(room?.time_control), ` · you play ${listText(mine.map(title))}`];
     if (waits) parts.unshift(element("strong", { class: "turn-mark" }, "Your turn"), " ");
     if (room) {
       const others = room.seats.filter((seat) => !mine.includes(seat.colour));
       if (others.length) parts.push(" with ", element("span", { class: "seat-tags" }, ...seatTags(others)));
     }
-    const status = waits ? "your move" : room ? standing(room, mine) : entry.status;
+    let status = waits ? "your move" : room ? standing(room, mine) : entry.status;
+    if (waits && Number.isInteger(entry.time_left_ms) && clocked(room?.time_control)) {
+      status += `, ${clockText(entry.time_left_ms, room.time_control)} left`;
+    }
     parts.push(element("br"), element("small", { class: "activity" }, ...joined([status, entry.ref !== entry.room ? "private" : null, ...times(entry.created_at ?? room?.created_at, entry.moved_at)])));
     return element("li", { "data-room": entry.room, class: waits ? "your-turn" : null }, ...parts);
   }
@@ -252,6 +257,7 @@ export class LobbyView {
       "li",
       { "data-room": room.room },
       this.roomLink(ref, game?.title ?? room.game),
+      ...controlTag(room.time_control),
       " · ",
       element("span", { class: "seat-tags" }, ...seatTags(room.seats)),
       element("br"),
@@ -372,7 +378,7 @@ export class LobbyView {
       return element(
         "tr",
         { "data-room": room.room },
-        element("td", { class: "game" }, titles[room.game] ?? room.game, board ? element("small", { class: "note" }, ` ${board}`) : null),
+        element("td", { class: "game" }, titles[room.game] ?? room.game, board ? element("small", { class: "note" }, ` ${board}`) : null, ...controlTag(room.time_control)),
         element("td", { class: "host" }, room.host),
         element("td", { class: "who" }, element("div", { class: "seat-tags" }, ...seatTags(room.seats))),
         element("td", { class: "status" }, free.length ? `${room.status}, ${free.length} free` : room.status, ...this.activity(room)),
@@ -390,6 +396,12 @@ export class LobbyView {
     if (parts.length === 0) return [];
     return [element("br"), element("small", { class: "activity" }, ...joined(parts))];
   }
+}
+
+/** A room's clock after its game's name, where it has one: ` · 5+3`. */
+function controlTag(control) {
+  if (!clocked(control)) return [];
+  return [element("small", { class: "time-control", title: "time control" }, ` · ${controlLabel(control)}`)];
 }
 
 /** Each seat as a tag: its colour's disc (named for screen readers), who holds it, and

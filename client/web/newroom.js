@@ -1,8 +1,9 @@
-/** The lobby's New room form: the game, who sits where and Create first, with a line that
- * says before creation whether the game will be rated and, if not, why (protocol.md 2.10);
- * the board's options, a start of one's own and the computers' pace folded below. */
+/** The lobby's New room form: the game, who sits where, the clock and Create first, with a
+ * line that says before creation whether the game will be rated and, if not, why (protocol.md
+ * 2.10); the board's options, a start of one's own and the computers' pace folded below. */
 
 import { BoardView } from "./boards/view.js";
+import { controlLabel } from "./clock.js";
 import { callCoin, callsCoin, openDialog } from "./dialogs.js";
 import { button, element } from "./dom.js";
 import { editPosition } from "./editor.js";
@@ -15,6 +16,20 @@ const BOT = "bot:";
 const THINK_SECONDS = [1, 2, 3, 5, 10];
 const STANDIN_SECONDS = 60;
 const FLANK_GAMES = new Set(["tribolo", "numlo", "doublolo", "othello"]);
+/** Live time controls as players ask for them: minutes each, seconds added a move. */
+const LIVE_PRESETS = [
+  [1, 0],
+  [3, 2],
+  [5, 3],
+  [10, 5],
+  [15, 10],
+  [30, 0],
+];
+const NO_CLOCK = "none";
+const CUSTOM_LIVE = "live-custom";
+const DAYS = "days";
+const MOST_DAYS = 14;
+const DEFAULT_DAYS = 3;
 
 /**
  * Whether a room made with these choices would rate its game, by the rules of protocol.md
@@ -120,6 +135,7 @@ export class NewRoomForm {
     this.isPublic = element("input", { id: "public", name: "public", type: "checkbox", checked: true });
     this.rated = element("input", { id: "rated", name: "rated", type: "checkbox", checked: true });
     this.outlook = element("div", { class: "rated-outlook", id: "rated-outlook", role: "status" });
+    const clock = this.clockBox();
     this.standin = element("input", { id: "standin", name: "standin", type: "number", min: 0, max: 3600, step: 1, value: STANDIN_SECONDS, required: true });
     this.leftSeats = element(
       "select",
@@ -148,6 +164,7 @@ export class NewRoomForm {
       { class: "create" },
       field("game", "Game", this.gameSelect),
       this.seatsBox,
+      clock,
       element("div", { class: "field check" }, this.rated, element("label", { for: "rated" }, "Rated: the game counts for the players' ratings")),
       element("div", { class: "field check" }, this.isPublic, element("label", { for: "public" }, "Listed in Open rooms for anyone to join (else only by its link)")),
       this.outlook,
@@ -175,6 +192,79 @@ export class NewRoomForm {
     this.form = form;
     this.gameChosen();
     return form;
+  }
+
+  /** The clock (protocol.md 2.12): none, live (a preset or minutes and seconds of one's own)
+   * or days per move with a bank; only the fields of the kind chosen are shown and checked. */
+  clockBox() {
+    this.clockKind = element(
+      "select",
+      { id: "time-control", name: "time_control" },
+      element("option", { value: NO_CLOCK }, "No clock: take your time"),
+      element(
+        "optgroup",
+        { label: "Live: minutes each + seconds added a move" },
+        ...LIVE_PRESETS.map(([minutes, increment]) => {
+          const control = { kind: "live", base_s: minutes * 60, increment_s: increment };
+          return element("option", { value: `live:${control.base_s}:${increment}` }, controlLabel(control));
+        }),
+        element("option", { value: CUSTOM_LIVE }, "Live, your own minutes and seconds…"),
+      ),
+      element("optgroup", { label: "Over days" }, element("option", { value: DAYS }, "Days per move…")),
+    );
+    this.clockMinutes = element("input", { id: "clock-minutes", type: "number", min: 0.25, max: 180, step: 0.25, value: 5, required: true });
+    this.clockIncrement = element("input", { id: "clock-increment", type: "number", min: 0, max: 180, step: 1, value: 3, required: true });
+    this.clockDays = element(
+      "select",
+      { id: "clock-days" },
+      ...Array.from({ length: MOST_DAYS }, (_, i) => element("option", { value: i + 1, selected: i + 1 === DEFAULT_DAYS }, `${i + 1} day${i ? "s" : ""}`)),
+    );
+    this.clockBank = element("input", { id: "clock-bank", type: "number", min: 0, max: 28, step: 1, value: 0, required: true });
+    this.customClock = element(
+      "div",
+      { class: "clock-fields", id: "clock-custom" },
+      field("clock-minutes", "Minutes each", this.clockMinutes),
+      field("clock-increment", "Seconds added a move", this.clockIncrement),
+    );
+    this.daysClock = element(
+      "div",
+      { class: "clock-fields", id: "clock-days-fields" },
+      field("clock-days", "Each move within", this.clockDays),
+      field("clock-bank", "Bank, in days", this.clockBank, "time a move leaves unused is kept for later moves, up to this; 0: none"),
+    );
+    this.clockKind.addEventListener("change", () => this.clockChosen());
+    this.clockChosen();
+    return element(
+      "fieldset",
+      { class: "clock-choice" },
+      element("legend", {}, "Clock"),
+      field("time-control", "Time for each player", this.clockKind),
+      this.customClock,
+      this.daysClock,
+    );
+  }
+
+  /** Show (and check) only the fields of the kind of clock chosen. */
+  clockChosen() {
+    const kind = this.clockKind.value;
+    this.customClock.hidden = kind !== CUSTOM_LIVE;
+    this.daysClock.hidden = kind !== DAYS;
+    for (const input of [this.clockMinutes, this.clockIncrement]) input.disabled = kind !== CUSTOM_LIVE;
+    for (const input of [this.clockDays, this.clockBank]) input.disabled = kind !== DAYS;
+  }
+
+  /** The chosen clock as `create_room`'s `time_control`. */
+  timeControl() {
+    const kind = this.clockKind.value;
+    if (kind === CUSTOM_LIVE) {
+      return { kind: "live", base_s: Math.round(Number(this.clockMinutes.value) * 60), increment_s: Number(this.clockIncrement.value) };
+    }
+    if (kind === DAYS) return { kind: "days", days: Number(this.clockDays.value), bank_days: Number(this.clockBank.value) };
+    if (kind.startsWith("live:")) {
+      const [, base, increment] = kind.split(":");
+      return { kind: "live", base_s: Number(base), increment_s: Number(increment) };
+    }
+    return { kind: NO_CLOCK };
   }
 
   /** Show the board these choices start from, as Tribolo's "See": a board number drawn
@@ -368,6 +458,7 @@ export class NewRoomForm {
       bot_think_ms: Number(this.think.value),
       standin_after: Number(this.standin.value),
       left_seats: this.leftSeats.value,
+      time_control: this.timeControl(),
     };
     if (position) request.position = position;
     else if (this.board.value !== "") request.board = Number(this.board.value);

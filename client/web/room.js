@@ -1,11 +1,14 @@
 /** A room (`/r/CODE`): the board with whose turn it is, the seats with their scores and
  * ratings, whether the game is rated, the room's commands as grouped buttons (controls.js),
  * the hints and the thinking, chat and the move list; at the end, the result and rating
- * changes beside the board (gameover.js). Typing anywhere is chat, never a command
+ * changes beside the board (gameover.js); with a time control, each seat's clock by its seat
+ * (clocks.js). Typing anywhere is chat, never a command
  * (typing.js). `/r/CODE#replay` steps through the room's game so far in place of the room,
  * which goes on meanwhile. */
 
 import { BoardView, SEAT_COLOURS } from "./boards/view.js";
+import { clocked, controlLabel } from "./clock.js";
+import { SeatClocks } from "./clocks.js";
 import { ConnectionLost } from "./connection.js";
 import { RoomControls } from "./controls.js";
 import { callCoin, callsCoin, openDialog } from "./dialogs.js";
@@ -93,6 +96,7 @@ export class RoomView {
     this.changingSeats = null;
     this.files = new RoomFiles(this);
     this.over = new GameOver(this);
+    this.clocks = new SeatClocks({ mine: () => this.playing(), lowTime: (colour) => this.lowTime(colour) });
     this.onMessage = (event) => this.receive(event.detail);
     this.onReconnect = () => {
       this.proposalId = null;
@@ -109,6 +113,7 @@ export class RoomView {
     this.heading = element("h1", {}, "Room");
     this.turn = element("p", { class: "turn", id: "turn" });
     this.ratedLine = element("p", { class: "rated-line", id: "rated", hidden: true });
+    this.controlLine = element("p", { class: "control-line", id: "room-clock", hidden: true });
     this.notice = element("p", { class: "notice", id: "notice" });
     this.caption = element("p", { class: "board-caption", id: "board-caption", hidden: true });
     this.rulesLink = element("a", { id: "rules-link", target: "_blank", rel: "noopener" });
@@ -128,14 +133,14 @@ export class RoomView {
       (reason) => this.say(reason),
       { beside: { fill: [this.fillLevel] } },
     );
-    this.soundButton = button("Sound", () => this.toggleSound(), { "data-action": "sound", "aria-pressed": String(soundOn()), class: "quiet-toggle", title: "A sound on your turn and on a refused move" });
+    this.soundButton = button("Sound", () => this.toggleSound(), { "data-action": "sound", "aria-pressed": String(soundOn()), class: "quiet-toggle", title: "A sound on your turn, on a refused move and when your clock runs low" });
     const chat = this.chatBox();
     this.typing = new TypingToChat(this.chatInput, {
       active: () => Boolean(this.view) && !this.replayView,
       board: this.boardBox,
       reveal: () => this.showTab("chat-tab"),
     });
-    const head = element("header", { class: "room-head" }, element("div", { class: "title-line" }, this.heading, this.ratedLine), this.turn, this.notice, this.error);
+    const head = element("header", { class: "room-head" }, element("div", { class: "title-line" }, this.heading, this.controlLine, this.ratedLine), this.turn, this.notice, this.error);
     const seats = element(
       "section",
       { class: "seats-box", "aria-labelledby": "seats-heading" },
@@ -183,6 +188,7 @@ export class RoomView {
     this.logSizes?.disconnect();
     document.removeEventListener("keydown", this.onArrow);
     this.board.destroy();
+    this.clocks.destroy();
     this.proposalDialog?.close();
     this.closeReplay();
   }
@@ -416,6 +422,7 @@ export class RoomView {
       moves: [...this.view.moves, update.move],
       state: update.state,
       status: update.state.over ? "finished" : "playing",
+      clock: "clock" in update ? update.clock : this.view.clock,
     };
     this.seat = this.playingNow();
     this.recordMove(update);
@@ -471,8 +478,10 @@ export class RoomView {
       this.notice.textContent = words;
       announce(words);
     }
+    const flaggedBefore = this.view?.flagged ?? [];
     this.view = view;
     this.seat = this.playingNow();
+    if (!first) this.tellFlagged(flaggedBefore, view);
     this.learnHistory(view);
     this.retellMoves(view);
     if (view.state) {
@@ -656,6 +665,7 @@ export class RoomView {
       this.clearHints();
     }
     this.render();
+    this.clocks.set(this.view);
     if (this.myTurn() && !wasMyTurn) {
       announce("Your move.");
       if (soundOn()) sound.yourTurn();
@@ -675,9 +685,10 @@ export class RoomView {
     this.hintShown = false;
   }
 
+  /** Whether a person here is to move: a game in play (not one a seat's time ended). */
   myTurn() {
     const state = this.view?.state;
-    return Boolean(state && !state.over && this.playing().includes(state.to_move));
+    return Boolean(state && !state.over && this.view.status === "playing" && this.playing().includes(state.to_move));
   }
 
   showThinking(message) {
@@ -1099,7 +1110,7 @@ export class RoomView {
     this.rulesLink.href = `/rules/${view.game}`;
     this.rulesLink.textContent = `How to play ${gameTitle}`;
     setTitle(`${this.myTurn() ? "Your move · " : ""}${gameTitle} · Parlour`);
-    this.turn.textContent = turnText({ ...view, playing: this.playing() }, this.host);
+    this.turn.textContent = this.outOfTimeText() ?? turnText({ ...view, playing: this.playing() }, this.host);
     this.turn.dataset.mine = String(this.myTurn());
     const scores = view.state?.scores ?? {};
     const editing = this.seatsOpen();
@@ -1114,6 +1125,7 @@ export class RoomView {
     this.share.hidden = !inviting;
     this.fillLevels();
     this.showRated(view);
+    this.showControl(view);
     this.over.show(view);
     this.controls.show(this.controlStates());
     this.soundButton.setAttribute("aria-pressed", String(soundOn()));
@@ -1176,6 +1188,48 @@ export class RoomView {
     this.ratedLine.hidden = false;
   }
 
+  /** The room's time control by its title, where it has one: "Clock 5+3". */
+  showControl(view) {
+    const control = view.time_control;
+    this.controlLine.hidden = !clocked(control);
+    this.controlLine.textContent = clocked(control) ? `Clock ${controlLabel(control)}` : "";
+  }
+
+  /** The turn line of a game a seat's time ended: who ran out of time. */
+  outOfTimeText() {
+    const view = this.view;
+    const flagged = view.flagged ?? [];
+    if (view.status !== "finished" || flagged.length === 0 || view.state?.over) return null;
+    const colour = flagged[flagged.length - 1];
+    const name = view.seats.find((seat) => seat.colour === colour)?.holder?.name;
+    return `${title(colour)}${name ? ` (${name})` : ""} ran out of time: the game is over.`;
+  }
+
+  /** Each seat newly out of time in the log, in the history's words (history.js). */
+  tellFlagged(before, view) {
+    for (const colour of view.flagged ?? []) {
+      if (before.includes(colour)) continue;
+      const name = view.seats.find((seat) => seat.colour === colour)?.holder?.name ?? null;
+      let lines = [];
+      try {
+        lines = entryLines({ kind: "flagged", seat: colour, name, ends: view.status === "finished" });
+      } catch {
+        continue;
+      }
+      for (const line of lines) {
+        this.addLog(line, "note");
+        announce(line);
+      }
+    }
+  }
+
+  /** The person here whose own clock runs: under ten seconds left, told once a turn. */
+  lowTime(colour) {
+    const whose = this.playing().length > 1 ? ` (${title(colour)})` : "";
+    announce(`Under ten seconds left on your clock${whose}.`);
+    if (soundOn()) sound.lowTime();
+  }
+
   /** Play again at once, every seat's holder moved to the next seat in turn order. */
   async rematch() {
     try {
@@ -1215,11 +1269,12 @@ export class RoomView {
         : null;
     const item = element(
       "li",
-      { class: `seat${state?.to_move === seat.colour ? " to-move" : ""}`, "data-colour": seat.colour },
+      { class: `seat${state?.to_move === seat.colour && this.view.status === "playing" ? " to-move" : ""}`, "data-colour": seat.colour },
       swatch,
       element("span", { class: "colour" }, title(seat.colour)),
       element("span", { class: "holder" }, describeHolder(seat.holder, mine), ratingNote ? " " : null, ratingNote),
       element("span", { class: "score", title: route ? "targets reached" : "score" }, score === undefined ? "" : String(score)),
+      this.clocks.node(seat.colour),
     );
     if (seat.holder.kind === "open" && this.playing().length === 0) {
       item.append(button(`Take ${title(seat.colour)}`, () => this.takeSeat(seat.colour), { class: "take", "data-colour": seat.colour, "data-key": `take-${seat.colour}` }));

@@ -1,4 +1,5 @@
-/** A short tone for "your turn" and a low one for a refused move, made with Web Audio. */
+/** A short tone for "your turn", a low one for a refused move, and a high short beep when
+ * one's own clock runs low, made with Web Audio. */
 
 let context = null;
 
@@ -26,4 +27,9 @@ export function yourTurn() {
 /** The server refused what you did. */
 export function refused() {
   tone(220, 0.25);
+}
+
+/** Your own clock is running low. */
+export function lowTime() {
+  tone(1320, 0.12);
 }
