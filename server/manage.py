@@ -115,6 +115,7 @@ def load(room: Room, loaded: GameFile) -> None:
     room.moves = list(loaded.moves)
     room.state = loaded.replay()
     room.status = Status.FINISHED if room.state.is_over else Status.PLAYING
+    room.winners = [room.seats[index].colour for index in room.state.winners()]
     room.undone = 0
     room.seats_at_start = loaded.tags.get("Seats") or room.holders_text()
     room.seat_log = list(loaded.seat_changes)

@@ -80,6 +80,7 @@ def room_record(room: Room, *, history: bool = True) -> dict[str, Any]:
         "time_control": room.time_control.describe(),
         "clock": None if room.clock is None else room.clock.record(),
         "flagged": [[colour, rated_as] for colour, rated_as in room.flagged.items()],
+        "winners": list(room.winners),
         "seats": [
             {
                 "colour": seat.colour,
@@ -186,6 +187,7 @@ def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
         history=History.restored(record.get("history")),
         time_control=read_time_control("time_control", record.get("time_control", {"kind": NONE})),
         clock=_clock(record.get("clock"), len(seats)),
+        winners=[str(colour) for colour in record.get("winners", [])],
         flagged={
             str(colour): _optional_text(rated) for colour, rated in record.get("flagged", [])
         },

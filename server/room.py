@@ -259,6 +259,8 @@ class Room:
     time_control: TimeControl = field(default_factory=TimeControl)
     clock: Clock | None = None
     """The game's clock, while a game with a time control is played (protocol.md 2.12)."""
+    winners: list[str] = field(default_factory=list)
+    """The colours that won the game just finished (a game ended by a flag too)."""
     flagged: dict[str, str | None] = field(default_factory=dict)
     """The seats that ran out of time this game, in order, each with whom the game rated
     it as then (its player, or None)."""
@@ -375,6 +377,7 @@ class Room:
         self.changed_hands = {seat.colour for seat in self.seats if seat.holder is Holder.STANDIN}
         self.played_by = {}
         self.note_players()
+        self.winners = []
         self.start_clock()
 
     def start_clock(self) -> None:
@@ -453,6 +456,7 @@ class Room:
             "rating_changes": self.rating_changes,
             "clock": self.clock_view(),
             "flagged": list(self.flagged),
+            "winners": list(self.winners),
         }
 
     def viewpoint(self, seat: Seat | None) -> int | None:

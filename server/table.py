@@ -369,6 +369,7 @@ class Table:
             room.clock.stop(room.now_ms())
         room.note_players()
         result = result_of(room, game_file_of(room).text())
+        room.winners = [room.seats[index].colour for index in result.winners]
         self.services.journal.results.append(result)
         room.history.add(
             OVER,

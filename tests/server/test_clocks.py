@@ -190,6 +190,7 @@ def test_a_seat_out_of_time_loses_a_two_seat_game_and_may_not_move_after() -> No
     view = to(told, 1)[0]
     assert isinstance(view, m.RoomView)
     assert view.room["status"] == "finished" and view.room["flagged"] == ["white"]
+    assert view.room["winners"] == ["black"]
     assert view.room["clock"]["left_ms"]["white"] == 0 and view.room["clock"]["running"] is None
     held = lobby.rooms[room]
     result = lobby.take_unsaved().results[0]
@@ -237,6 +238,7 @@ def test_the_other_seat_gets_a_tie_where_it_could_not_have_won() -> None:
     assert held.status is Status.FINISHED and list(held.flagged) == ["black"]
     result = lobby.take_unsaved().results[0]
     assert [seat.outcome for seat in result.seats] == ["tie", "tie"]
+    assert held.winners == ["black", "white"], "a tie: both won"
 
 
 def test_in_a_game_of_three_the_computer_plays_on_for_the_seat_out_of_time() -> None:
