@@ -518,7 +518,7 @@ class RoomModel:
             return f"Waiting to start: {open_seats} {seats} open.{ask}"
         racing = "routes" in observation
         scores = race_text(observation) if racing else score_text(observation.get("scores", {}))
-        if observation.get("over"):
+        if observation.get("over") or self.status == "finished":
             return f"{self.result()}   {scores}"
         mover = observation.get("to_move")
         if mover in self.playing and self.shared:
@@ -545,9 +545,28 @@ class RoomModel:
             return f"the computer ({title(colour)})"
         return title(colour)
 
+    def result_on_time(self) -> str:
+        """The result of a game a flag ended (protocol.md 2.12): the last seat timed wins.
+        Of two seats, a draw where it could no longer have won by the rules, which the view
+        does not say: so said."""
+        timed = [str(seat["colour"]) for seat in self.seats if seat["colour"] not in self.flagged]
+        if len(timed) != 1:
+            return "Game over on time."
+        winner = timed[0]
+        if len(self.seats) > 2:
+            if self.seat == winner and not self.shared:
+                return "Game over: you win on time!"
+            return f"Game over: {self.seat_name(winner)} wins on time."
+        return (
+            f"Game over on time: {self.seat_name(winner)} wins, or it is a draw if"
+            f" {title(winner)} could no longer have won."
+        )
+
     def result(self) -> str:
         """The finished game's result, from the viewer's side where seated."""
         observation = self.observation or {}
+        if self.flagged and not observation.get("over"):
+            return self.result_on_time()
         winners = [str(colour) for colour in observation.get("winners", [])]
         if not winners or len(winners) == len(self.seats):
             return "Game over: a draw."
