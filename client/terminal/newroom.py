@@ -61,7 +61,7 @@ def create_request(
 class NewRoomScreen(ModalScreen[m.Joined | None]):
     """A new room on the server: answers the `joined` of its host, or None (Escape)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
     DEFAULT_CSS = """
     NewRoomScreen { align: center middle; }
     NewRoomScreen #new-room { width: 76; max-width: 100%; height: auto; padding: 1 2;
@@ -148,6 +148,12 @@ class NewRoomScreen(ModalScreen[m.Joined | None]):
         if event.button.id == "create":
             self.create()
         else:
+            self.action_cancel()
+
+    def action_cancel(self) -> None:
+        """Back to the lobby, making nothing; not while the server is making the room,
+        which is entered once it is made."""
+        if not self.sending:
             self.dismiss(None)
 
     def typed(self) -> dict[str, str]:

@@ -134,7 +134,7 @@ class BoardView(Widget, can_focus=True):
             self.styles.height = height
 
 
-def clock_text(face: ClockFace | None, width: int) -> tuple[Text, ...]:
+def clock_part(face: ClockFace | None, width: int) -> tuple[Text, ...]:
     """A seat's clock as its line starts, right-aligned to `width` so that the seats' names
     line up: in the low-time colour when low or out of time."""
     if face is None:
@@ -157,6 +157,7 @@ class SeatsPanel(Vertical):
         self.levels = list(levels)
         self.level = level
         self.shown: list[tuple[str, Text]] = []
+        self.heading = "Seats"
 
     def compose(self) -> ComposeResult:
         yield Label("Seats", classes="heading", id="seats-heading")
@@ -186,11 +187,13 @@ class SeatsPanel(Vertical):
             rating = rating_text(seat_rating(seat))
             change = change_of(changes.get(colour)) if isinstance(changes, dict) else ""
             after = "".join(f"  {part}" for part in (rating, change) if part)
-            clock = clock_text(faces.get(colour), width)
+            clock = clock_part(faces.get(colour), width)
             line = Text.assemble(mover, *clock, f"{title(colour)}: {holder}{after}")
             lines.append((colour, line))
         heading = f"Seats, clock {room.time_control}" if room.time_control else "Seats"
-        self.query_one("#seats-heading", Label).update(heading)
+        if heading != self.heading:
+            self.heading = heading
+            self.query_one("#seats-heading", Label).update(heading)
         if lines != self.shown:
             seats = self.query_one("#seat-list", ListView)
             if [colour for colour, _ in lines] == [colour for colour, _ in self.shown]:
