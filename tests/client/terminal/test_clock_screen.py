@@ -26,20 +26,11 @@ from parlour.protocol.players import new_key
 from parlour.server import ParlourServer
 
 from .test_app import SCREEN, click_square, connection, screen_of, until
+from .test_clocks import Local
 
 __all__ = ["connection"]
 
 LIVE_5_3: dict[str, Any] = {"kind": "live", "base_s": 300, "increment_s": 3}
-
-
-class Local:
-    """The client's monotonic clock, turned by the test."""
-
-    def __init__(self) -> None:
-        self.now = 1_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Wall:
