@@ -18,6 +18,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
 from textual.widgets import Button, Footer, Header, Input, RichLog, Static
 
 from parlour.protocol import ErrorCode
@@ -165,6 +166,8 @@ class RoomScreen(Screen[None]):
         """Questions that came while a chat line was being written (`_ask_unbidden`)."""
         self.ratings_told: tuple[int, str] | None = None
         """The rating changes last written to the log, so each is written once."""
+        self.ticking: Timer | None = None
+        """When the running clock is drawn again: as its figure next changes."""
 
     @property
     def parlour(self) -> "ParlourApp":
@@ -236,7 +239,7 @@ class RoomScreen(Screen[None]):
             self.query_one(BoardView).show(room.observation or self._preview(), room.seat)
             if not had_board:
                 self._arrange()
-        self.query_one(SeatsPanel).show(room)
+        self._draw_clocks()
         thoughts = self.query_one("#thoughts", Static)
         if room.thinking is not None:
             thoughts.update(f"{room.thinking_of}: {describe_search(room.game, room.thinking)}")
@@ -246,6 +249,22 @@ class RoomScreen(Screen[None]):
         self.query_one("#status", Static).update(f"{self.flash or room.news}\n{status}")
         self.query_one("#invite", Static).display = room.status == "waiting" or self.show_invite
         self.refresh_bindings()
+
+    def _draw_clocks(self) -> None:
+        """The seats with their clocks as they are now, and again as soon as the running
+        one's figure changes: ten times a second below ten seconds, else once a second or
+        less; corrected from each message that carries a clock (the room's model)."""
+        if self.ticking is not None:
+            self.ticking.stop()
+            self.ticking = None
+        if not self.drawable:
+            return
+        now = self.room.now()
+        self.query_one(SeatsPanel).show(self.room, now)
+        clocks = self.room.clocks
+        wait = clocks.next_change(now) if clocks is not None else None
+        if wait is not None:
+            self.ticking = self.set_timer(max(wait, 0.01), self._draw_clocks)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Watchers are not offered what only a seated person may ask (the host may still
@@ -273,6 +292,7 @@ class RoomScreen(Screen[None]):
         was_playing = self.room.status == "playing"
         before = self.room.version
         coin = self.room.view.get("coin")
+        flagged = self.room.flagged
         try:
             if not self.room.apply(event):
                 return
@@ -287,6 +307,9 @@ class RoomScreen(Screen[None]):
         if moved:
             self.flash = ""
             self.log_line(self.room.news)
+        for line in self.room.flag_words(flagged):
+            self.flash = ""
+            self.log_line(line)
         if was_waiting and self.room.status == "playing":
             first = title(str((self.room.observation or {}).get("to_move", "")))
             self.flash = f"The game has started: {first} moves first."

@@ -106,6 +106,11 @@ BOARDS = {
 }
 """Each game's board."""
 
+LOW_TIME_RGB = "#b71c1c"
+"""A clock low on time, or out of it: white on this red. Near the theme's error colour
+(#ba3c5b), which would fall on 16-colour bright red where white hardly reads on it; this one
+falls on red (1) and on 256-colour 124, and white reads on it at every depth."""
+
 CHART_BACKGROUND = "#15171c"
 """The replay charts' own background, dark whatever the theme."""
 CHART_INK = {
@@ -148,6 +153,14 @@ def ink_style(seat: str) -> Style:
     """Something drawn in a seat's colour on a board's light squares (Oubliette's pieces):
     bold, in the terminal's own text colour for an unknown seat."""
     return Style(color=seat_colour(seat), bold=True)
+
+
+def clock_style(*, low: bool, running: bool) -> Style:
+    """A seat's clock: white on the low-time red when low (or out of time), else in the
+    terminal's own text colour, bold while it runs."""
+    if low:
+        return Style(color=rgb_colour(WHITE_LETTER), bgcolor=rgb_colour(LOW_TIME_RGB), bold=True)
+    return Style(bold=running)
 
 
 def label_style(seat: str) -> Style:

@@ -8,7 +8,16 @@ from typing import Any
 
 from parlour.protocol import messages as m
 
-from .room import chat_words, coin_words, ended_words, played_words, seat_words, title
+from .room import (
+    chat_words,
+    coin_words,
+    ended_words,
+    flagged_words,
+    paused_words,
+    played_words,
+    seat_words,
+    title,
+)
 
 Entry = Mapping[str, Any]
 SCORE_DASH = "\N{EN DASH}"
@@ -72,6 +81,13 @@ def entry_lines(entry: Entry) -> list[str]:
             by=entry.get("by"),
         )
         return [ended_words(ended)]
+    if kind == "flagged":
+        return [flagged_words(str(entry["seat"]), entry.get("name"), ends=bool(entry["ends"]))]
+    if kind == "clock_paused":
+        given = entry["given_ms"]
+        if not isinstance(given, int) or isinstance(given, bool):
+            raise TypeError(f"given_ms is {given!r}")
+        return [paused_words(str(entry["seat"]), given)]
     return []
 
 

@@ -14,8 +14,10 @@ from parlour.protocol import messages as m
 
 from ..connection import Connection, ConnectionLostError, RefusedError
 from ..invocation import parlour_command
+from .clocks import control_label
 from .leaderboard import LeaderboardScreen
 from .mygames import GoBack, MyGamesScreen, ReplayRecord
+from .newroom import NewRoomScreen
 from .ratings import rating_text, seat_rating
 from .replay import ReplayScreen, ask_replay
 from .room import RoomModel, moved_ago
@@ -29,6 +31,7 @@ class LobbyScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "join", "Join"),
         Binding("w,W", "watch", "Watch"),
+        Binding("n,N", "new_room", "New room"),
         Binding("r,R", "refresh", "Refresh"),
         Binding("l,L", "leaderboard", "Leaderboard"),
         Binding("m,M", "my_games", "My games"),
@@ -50,7 +53,9 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("game", "status", "seats", "host", "people", "last move", "made", "room")
+        table.add_columns(
+            "game", "clock", "status", "seats", "host", "people", "last move", "made", "room"
+        )
         self.action_refresh()
         self.set_interval(LOBBY_REFRESH_SECONDS, self.action_refresh)
         table.focus()
@@ -80,6 +85,7 @@ class LobbyScreen(Screen[None]):
             made_ago = moved_ago(made, now) if isinstance(made, int | float) else ""
             row = (
                 room["game"],
+                control_label(room.get("time_control")),
                 room["status"],
                 seats,
                 room["host"],
@@ -95,9 +101,9 @@ class LobbyScreen(Screen[None]):
         count = len(self.rooms)
         self.query_one("#status", Static).update(
             f"{count} public room{'s' if count != 1 else ''}. Enter joins a free seat, W watches;"
-            " L: leaderboards, M: your games."
+            " N: a new room, L: leaderboards, M: your games."
             if count
-            else f"No public rooms yet: host one with `{parlour_command()} host GAME --public`."
+            else f"No public rooms yet: N makes one (or `{parlour_command()} host GAME --public`)."
             " L: leaderboards, M: your games."
         )
 
@@ -110,6 +116,15 @@ class LobbyScreen(Screen[None]):
     def action_my_games(self) -> None:
         """This player's rooms in play, to go back to, and finished games, to replay."""
         self.app.push_screen(MyGamesScreen(self.connection), self._went)
+
+    def action_new_room(self) -> None:
+        """A room of this player's choosing (the game, their seat, the clock), entered as
+        its host."""
+        self.app.push_screen(NewRoomScreen(self.connection), self._made)
+
+    def _made(self, joined: m.Joined | None) -> None:
+        if joined is not None:
+            self.app.call_later(self.app.switch_screen, self.enter(RoomModel.joined(joined)))
 
     def _went(self, chosen: GoBack | ReplayRecord | None) -> None:
         if isinstance(chosen, GoBack):

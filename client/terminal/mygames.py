@@ -20,11 +20,12 @@ from parlour.protocol import messages as m
 
 from ..connection import Connection, ConnectionLostError, RefusedError
 from ..invocation import parlour_command
+from .clocks import span_text
 from .leaderboard import you
 from .ratings import BETWEEN, change_text
 from .room import moved_ago, title
 
-PLAYING_COLUMNS = ("game", "your seats", "status", "last move", "room")
+PLAYING_COLUMNS = ("game", "your seats", "status", "mover's time", "last move", "room")
 FINISHED_COLUMNS = ("game", "when", "result", "rating", "moves", "against")
 OUTCOMES = {"win": "won", "loss": "lost", "tie": "tied"}
 YOUR_TURN = "your turn"
@@ -51,22 +52,31 @@ def waiting_first(playing: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any
     return sorted(playing, key=lambda room: room.get("turn") is not True)
 
 
+def time_left(ms: object) -> str:
+    """The time the seat to move has left (`time_left_ms`), empty where no clock runs. Whose
+    clock, live or days, is not said, so as the longer clocks show it: `4:59`, `5h 12m`."""
+    return span_text(ms) if isinstance(ms, int) and not isinstance(ms, bool) else ""
+
+
 def playing_row(room: Mapping[str, Any], now: float) -> tuple[str, ...]:
     """A room in play as a row: its game, this player's seats, how it stands ("your turn"
-    when it waits on this player), when it last moved, its ref."""
+    when it waits on this player), the time the seat to move has left where a clock runs,
+    when it last moved, its ref."""
     seats = ", ".join(title(str(colour)) for colour in room.get("seats", []))
     moved = room.get("moved_at")
     ago = moved_ago(moved, now) if isinstance(moved, int | float) else ""
     game = str(room["game"]).capitalize()
     status = YOUR_TURN if room.get("turn") is True else str(room.get("status", ""))
-    return (game, seats, status, ago, str(room["ref"]))
+    return (game, seats, status, time_left(room.get("time_left_ms")), ago, str(room["ref"]))
 
 
 def your_turn_words(told: m.YourTurn, where: str) -> str:
     """What a running client says when a room waits on this player: the game, the seats and
-    the room, and `where` to go there from."""
+    the room, the time left where a clock runs, and `where` to go there from."""
     seats = ", ".join(title(colour) for colour in told.seats)
-    return f"Your turn in {told.game.capitalize()} ({seats}), room {told.ref}: {where}."
+    left = time_left(told.time_left_ms)
+    clock = f", {left} left" if left else ""
+    return f"Your turn in {told.game.capitalize()} ({seats}), room {told.ref}{clock}: {where}."
 
 
 def my_seat(seats: Sequence[Mapping[str, Any]], me: str | None) -> Mapping[str, Any] | None:
@@ -111,8 +121,9 @@ def my_games_text(reply: m.MyGamesReply, me: str | None, now: float, server: str
         join = f"{parlour_command()} join REF{there}"
         lines.append(f"In play ({on_you}{join} goes back to your seat):")
         for room in waiting_first(reply.playing):
-            game, seats, status, ago, ref = playing_row(room, now)
-            lines.append(f"  {game} {seats}  {status}, last move {ago}  join: {ref}")
+            game, seats, status, left, ago, ref = playing_row(room, now)
+            clock = f", {left} left to move" if left else ""
+            lines.append(f"  {game} {seats}  {status}{clock}, last move {ago}  join: {ref}")
     else:
         lines.append("No games in play.")
     if reply.finished:

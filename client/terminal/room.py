@@ -1,11 +1,14 @@
 """A room as the client knows it: the last room view, updates applied, and what to say
 about it. Pure: messages in, words out; the app draws them."""
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from parlour.protocol import messages as m
+
+from .clocks import ClockFace, Clocks, control_label, span_text
 
 PROPOSALS = {"undo": "to take back a move", "new_game": "to start a new game"}
 
@@ -126,6 +129,18 @@ def describe_holder(holder: Mapping[str, Any], *, mine: bool = False) -> str:
     return "open"
 
 
+def flagged_words(colour: str, name: str | None, *, ends: bool) -> str:
+    """A seat out of time, as the log says it: `Bob (Red) ran out of time.`, and where the
+    game goes on, that the computer plays the seat on."""
+    who = f"{name} ({title(colour)})" if name else title(colour)
+    return f"{who} ran out of time{'.' if ends else '; the computer plays on.'}"
+
+
+def paused_words(colour: str, given_ms: int) -> str:
+    """A clock given back the time its server was away."""
+    return f"The server was away: {title(colour)} was given back {span_text(given_ms)}."
+
+
 def seat_words(change: m.SeatSet) -> str:
     """A seat that changed hands, as the log says it."""
     who = change.by or "The server"
@@ -231,9 +246,18 @@ class RoomModel:
     history: list[dict[str, Any]] = field(default_factory=list)
     """What happened in the room lately, as the server kept it (protocol.md 2.11), from the
     answer that let this connection in."""
+    now: Callable[[], float] = field(default=time.monotonic, repr=False, compare=False)
+    """The local clock the seats' clocks count down by (monotonic seconds): a test's own."""
+    clocks: Clocks | None = field(default=None, init=False)
+    """The seats' clocks as the last message carrying them said, and when it came."""
+
+    def __post_init__(self) -> None:
+        self.clocks = Clocks.read(self.view.get("clock"), self.now())
 
     @classmethod
-    def joined(cls, message: m.Joined, ref: str | None = None) -> "RoomModel":
+    def joined(
+        cls, message: m.Joined, ref: str | None = None, now: Callable[[], float] = time.monotonic
+    ) -> "RoomModel":
         """The room just joined; `ref` is what it was joined by (the code, for a guest)."""
         room = cls(
             message.room,
@@ -241,14 +265,17 @@ class RoomModel:
             token=message.token,
             host=message.host,
             code=message.code,
+            now=now,
         )
         room.seat = room.playing_now()
         room.history = list(message.history or [])
         return room
 
     @classmethod
-    def watching(cls, message: m.Watching, ref: str) -> "RoomModel":
-        room = cls(message.room, ref)
+    def watching(
+        cls, message: m.Watching, ref: str, now: Callable[[], float] = time.monotonic
+    ) -> "RoomModel":
+        room = cls(message.room, ref, now=now)
         room.history = list(message.history or [])
         return room
 
@@ -276,6 +303,42 @@ class RoomModel:
     @property
     def seats(self) -> list[dict[str, Any]]:
         return list(self.view["seats"])
+
+    @property
+    def flagged(self) -> list[str]:
+        """The seats that ran out of time in this game, in order."""
+        return [str(colour) for colour in self.view.get("flagged") or []]
+
+    @property
+    def time_control(self) -> str:
+        """The room's time control as players name it, empty where it has no clock."""
+        control = self.view.get("time_control")
+        if not isinstance(control, dict) or control.get("kind", "none") == "none":
+            return ""
+        return control_label(control)
+
+    def clock_faces(self, now: float) -> dict[str, ClockFace]:
+        """What each seat's clock shows at `now` (local monotonic seconds); none for a room
+        without a clock, or before its game starts."""
+        clocks = self.clocks
+        if clocks is None:
+            return {}
+        faces = {}
+        for colour in clocks.left_ms:
+            face = clocks.face(colour, now, out=colour in self.flagged)
+            if face is not None:
+                faces[colour] = face
+        return faces
+
+    def flag_words(self, before: Sequence[str]) -> list[str]:
+        """The log's lines for the seats flagged since `before` was the list: the last of
+        them ended the game where it is over."""
+        new = [colour for colour in self.flagged if colour not in before]
+        over = self.status == "finished"
+        return [
+            flagged_words(colour, self.holder(colour).get("name"), ends=over and colour == new[-1])
+            for colour in new
+        ]
 
     @property
     def to_move(self) -> str | None:
@@ -392,6 +455,9 @@ class RoomModel:
         view["state"] = update.state
         if update.state.get("over"):
             view["status"] = "finished"
+        if update.clock is not None:
+            view["clock"] = update.clock
+            self.clocks = Clocks.read(update.clock, self.now())
         self.view = view
         self.thinking = None
         self.seat = self.playing_now()
@@ -420,9 +486,23 @@ class RoomModel:
         coin = view.get("coin")
         if coin and coin != self.view.get("coin"):
             self.news = coin_words(coin)
+        self._clock_from(view, same_version=version == self.version)
+        before = self.flagged
         self.view = view
+        flags = self.flag_words(before)
+        if flags:
+            self.news = " ".join(flags)
         self.stale = False
         self.seat = self.playing_now()
+
+    def _clock_from(self, view: Mapping[str, Any], *, same_version: bool) -> None:
+        """The clocks of a view being taken in, unless one made before the clocks shown of
+        the same position (an update that overtook it)."""
+        clocks = Clocks.read(view.get("clock"), self.now())
+        held = self.clocks
+        if same_version and clocks is not None and held is not None and clocks.at_ms < held.at_ms:
+            return
+        self.clocks = clocks
 
     def status_line(self) -> str:
         """Whose turn, who is thinking, or the result; with the scores."""
@@ -438,7 +518,7 @@ class RoomModel:
             return f"Waiting to start: {open_seats} {seats} open.{ask}"
         racing = "routes" in observation
         scores = race_text(observation) if racing else score_text(observation.get("scores", {}))
-        if observation.get("over"):
+        if observation.get("over") or self.status == "finished":
             return f"{self.result()}   {scores}"
         mover = observation.get("to_move")
         if mover in self.playing and self.shared:
@@ -465,9 +545,28 @@ class RoomModel:
             return f"the computer ({title(colour)})"
         return title(colour)
 
+    def result_on_time(self) -> str:
+        """The result of a game a flag ended (protocol.md 2.12): the last seat timed wins.
+        Of two seats, a draw where it could no longer have won by the rules, which the view
+        does not say: so said."""
+        timed = [str(seat["colour"]) for seat in self.seats if seat["colour"] not in self.flagged]
+        if len(timed) != 1:
+            return "Game over on time."
+        winner = timed[0]
+        if len(self.seats) > 2:
+            if self.seat == winner and not self.shared:
+                return "Game over: you win on time!"
+            return f"Game over: {self.seat_name(winner)} wins on time."
+        return (
+            f"Game over on time: {self.seat_name(winner)} wins, or it is a draw if"
+            f" {title(winner)} could no longer have won."
+        )
+
     def result(self) -> str:
         """The finished game's result, from the viewer's side where seated."""
         observation = self.observation or {}
+        if self.flagged and not observation.get("over"):
+            return self.result_on_time()
         winners = [str(colour) for colour in observation.get("winners", [])]
         if not winners or len(winners) == len(self.seats):
             return "Game over: a draw."

@@ -15,6 +15,8 @@ from textual.widgets import Button, Label, ListItem, ListView, Select, Static
 
 from .boards import board_for
 from .boards.base import Board, Marks, Observation, Step
+from .clocks import ClockFace
+from .colours import clock_style
 from .ratings import change_of, counts_words, rating_text, seat_rating
 from .room import RoomModel, describe_holder, title
 
@@ -132,6 +134,15 @@ class BoardView(Widget, can_focus=True):
             self.styles.height = height
 
 
+def clock_part(face: ClockFace | None, width: int) -> tuple[Text, ...]:
+    """A seat's clock as its line starts, right-aligned to `width` so that the seats' names
+    line up: in the low-time colour when low or out of time."""
+    if face is None:
+        return ()
+    style = clock_style(low=face.low, running=face.running)
+    return (Text(f" {face.text:>{width}} ", style), Text(" "))
+
+
 class SeatsPanel(Vertical):
     """Who holds each seat (pick one to change who plays it); for the host of a waiting
     room, computer players and Start."""
@@ -145,10 +156,11 @@ class SeatsPanel(Vertical):
         super().__init__(id=id)
         self.levels = list(levels)
         self.level = level
-        self.shown: list[tuple[str, str]] = []
+        self.shown: list[tuple[str, Text]] = []
+        self.heading = "Seats"
 
     def compose(self) -> ComposeResult:
-        yield Label("Seats", classes="heading")
+        yield Label("Seats", classes="heading", id="seats-heading")
         yield ListView(id="seat-list")
         yield Static("", id="rated")
         with Horizontal(id="host-controls"):
@@ -161,10 +173,13 @@ class SeatsPanel(Vertical):
             yield Button("Fill", id="fill", tooltip="computer players in the open seats")
             yield Button("Start", id="start", variant="success")
 
-    def show(self, room: RoomModel) -> None:
-        """Redraw the seats and show the host's controls while the room waits."""
+    def show(self, room: RoomModel, now: float) -> None:
+        """Redraw the seats, each with its clock at `now` where the room has clocks, and
+        show the host's controls while the room waits."""
         lines = []
         changes = room.view.get("rating_changes") or {}
+        faces = room.clock_faces(now)
+        width = max((len(face.text) for face in faces.values()), default=0)
         for seat in room.seats:
             colour = seat["colour"]
             mover = "▶ " if room.to_move == colour and room.status == "playing" else "  "
@@ -172,7 +187,13 @@ class SeatsPanel(Vertical):
             rating = rating_text(seat_rating(seat))
             change = change_of(changes.get(colour)) if isinstance(changes, dict) else ""
             after = "".join(f"  {part}" for part in (rating, change) if part)
-            lines.append((colour, f"{mover}{title(colour)}: {holder}{after}"))
+            clock = clock_part(faces.get(colour), width)
+            line = Text.assemble(mover, *clock, f"{title(colour)}: {holder}{after}")
+            lines.append((colour, line))
+        heading = f"Seats, clock {room.time_control}" if room.time_control else "Seats"
+        if heading != self.heading:
+            self.heading = heading
+            self.query_one("#seats-heading", Label).update(heading)
         if lines != self.shown:
             seats = self.query_one("#seat-list", ListView)
             if [colour for colour, _ in lines] == [colour for colour, _ in self.shown]:
@@ -187,6 +208,10 @@ class SeatsPanel(Vertical):
         rated.display = bool(counts_words(room.view))
         controls = self.query_one("#host-controls")
         controls.display = room.host and room.status == "waiting"
+
+    def line_of(self, colour: str) -> Text | None:
+        """The line shown for `colour`'s seat, with its clock."""
+        return next((line for shown, line in self.shown if shown == colour), None)
 
     def on_list_view_selected(self, event: ListView.Selected) -> None:
         if event.item.name is not None:

@@ -8,6 +8,9 @@
 import { coinText, passText, proposalEndedText, seatText, title } from "./words.js";
 
 const DASH = "\u2013";
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
 
 /**
  * The log's lines for `entries`, oldest first: only those numbered above `since` (the last
@@ -67,6 +70,15 @@ export function entryLines(entry) {
     case "proposal":
       need(entry, "proposal", "outcome");
       return [proposalEndedText({ kind: entry.proposal, outcome: entry.outcome, by: entry.by ?? null })];
+    case "flagged": {
+      need(entry, "seat", "ends");
+      const who = entry.name ? `${entry.name} (${title(entry.seat)})` : title(entry.seat);
+      return [`${who} ran out of time${entry.ends ? "." : "; the computer plays on."}`];
+    }
+    case "clock_paused":
+      need(entry, "seat", "given_ms");
+      if (!Number.isInteger(entry.given_ms)) throw new Error("a clock_paused entry's given_ms is not a number");
+      return [`The server was away: ${title(entry.seat)} was given back ${spanText(entry.given_ms)}.`];
     default:
       return [];
   }
@@ -91,6 +103,15 @@ export function overLine(entry) {
   if (winners.length === 0 || winners.length === scores.length) return `Game over: a draw, ${standing}.`;
   if (who.length === 1) return `Game over: ${who[0]} won ${standing}.`;
   return `Game over: ${who.join(" and ")} share the win, ${standing}.`;
+}
+
+/** A longer time as a days-per-move clock shows it: `2d 03h`, `5h 12m`, `4:59`. */
+export function spanText(ms) {
+  const left = Math.max(0, ms);
+  const two = (value) => String(value).padStart(2, "0");
+  if (left >= DAY_MS) return `${Math.floor(left / DAY_MS)}d ${two(Math.floor((left % DAY_MS) / HOUR_MS))}h`;
+  if (left >= HOUR_MS) return `${Math.floor(left / HOUR_MS)}h ${two(Math.floor((left % HOUR_MS) / MINUTE_MS))}m`;
+  return `${Math.floor(left / MINUTE_MS)}:${two(Math.floor((left % MINUTE_MS) / 1000))}`;
 }
 
 /** The coin tossed for who moves first, if one was. */

@@ -12,6 +12,7 @@ from parlour.client.terminal.history import history_lines
 from parlour.protocol import messages as m
 
 from ..client.terminal.test_history import entry
+from ..server.test_clocks import clocked_lobby, started
 from ..server.test_history import timed_table
 from ..server.test_rematch import finish
 
@@ -103,7 +104,34 @@ def test_every_kind_reads_the_same_on_the_page(page: Page) -> None:
         entry("chat", 11, name="Cy", seat=None, text="bye"),
         entry("fireworks", 12, colour="gold"),
         entry("move", 13, seat="red"),
+        entry("flagged", 14, seat="red", name="Bob", ends=False),
+        entry("flagged", 15, seat="white", name=None, ends=True),
+        entry("clock_paused", 16, seat="red", given_ms=62_400),
+        entry("clock_paused", 17, seat="blue", given_ms=5 * 3_600_000 + 12 * 60_000 + 999),
+        entry("clock_paused", 18, seat="green", given_ms=3 * 86_400_000 + 3_600_000),
+        entry("clock_paused", 19, seat="red", given_ms="a minute"),
+        entry("flagged", 20, seat="red"),
     ]
     lines = history_lines(entries)
-    assert len(lines) == 13
+    assert len(lines) == 18
+    assert lines[-5:] == [
+        "Bob (Red) ran out of time; the computer plays on.",
+        "White ran out of time.",
+        "The server was away: Red was given back 1:02.",
+        "The server was away: Blue was given back 5h 12m.",
+        "The server was away: Green was given back 3d 01h.",
+    ]
+    assert read(page, entries) == lines
+
+
+def test_a_flag_in_a_real_room_reads_the_same_on_the_page(page: Page) -> None:
+    lobby, wall = clocked_lobby(("Ann", None), ("Bob", None), ("Cy", None))
+    control = {"kind": "live", "base_s": 60, "increment_s": 5}
+    room = started(lobby, "tribolo", ["blue", "red", "green"], time_control=control)
+    wall.now += 61.0
+    assert lobby.next_deadline() is not None
+    lobby.flags_due()
+    entries = lobby.rooms[room].history.window()
+    lines = history_lines(entries)
+    assert any("ran out of time; the computer plays on." in line for line in lines)
     assert read(page, entries) == lines

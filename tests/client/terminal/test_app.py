@@ -291,7 +291,8 @@ async def test_the_lobby_lists_public_rooms_and_joins_one(
             await until(pilot, lambda: bool(lobby.rooms), "the rooms were listed")
             assert [room["room"] for room in lobby.rooms] == [hosted.room["room"]]
             row = lobby.query_one(DataTable).get_row_at(0)
-            assert row[:2] == ["tribolo", "waiting"] and row[4:7] == ["1", "just now", "just now"]
+            assert row[:3] == ["tribolo", "no clock", "waiting"]
+            assert row[5:8] == ["1", "just now", "just now"]
             await pilot.press("enter")
             await until(pilot, lambda: isinstance(app.screen, RoomScreen), "it joined")
             assert screen_of(app).room.seat == "red"

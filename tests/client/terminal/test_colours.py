@@ -24,14 +24,18 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.color import Color as TextualColor
 from textual.geometry import Region
+from textual.widgets import Label, ListItem
 
 from parlour.client.terminal.boards import board_for, flank, oubliette, tripppin
 from parlour.client.terminal.boards.base import Board, Marks
 from parlour.client.terminal.boards.tripppin import FULL
 from parlour.client.terminal.charts import ChartData, PlyChart
 from parlour.client.terminal.colours import SEAT_RGB, label_style
-from parlour.client.terminal.widgets import BoardView
+from parlour.client.terminal.room import RoomModel
+from parlour.client.terminal.widgets import BoardView, SeatsPanel
 from parlour.rules import GAMES
+
+from .test_room import view_of
 
 Depth = Literal["truecolor", "256", "standard"]
 DEPTHS: tuple[Depth, ...] = ("truecolor", "256", "standard")
@@ -569,3 +573,60 @@ def test_a_seats_label_reads_on_any_background(seat: str, depth: Depth) -> None:
     drawn = read_back(capture.get())[0][2]
     assert drawn.fg is not None and drawn.bg is not None
     assert contrast(rgb_of(drawn.fg), rgb_of(drawn.bg)) >= 4.5
+
+
+LOW_CLOCK = {
+    "control": {"kind": "live", "base_s": 300, "increment_s": 3},
+    "left_ms": {"black": 9_300, "white": 300_000},
+    "running": "black",
+    "at": 0,
+}
+
+
+class SeatsApp(App[None]):
+    """The seats with their clocks, as the room screen shows them: black low on time."""
+
+    def compose(self) -> ComposeResult:
+        yield SeatsPanel(["easy"], "easy", id="seats")
+
+    def on_mount(self) -> None:
+        view = view_of("othello", []) | {"clock": LOW_CLOCK, "time_control": LOW_CLOCK["control"]}
+        self.query_one(SeatsPanel).show(RoomModel(view, "r1", now=lambda: 0.0), 0.0)
+
+
+async def clocks_drawn() -> dict[str, list[Drawn]]:
+    """What Textual writes for each seat's line: the characters of its clock and name."""
+    app = SeatsApp()
+    async with app.run_test(size=(60, 12)) as pilot:
+        await pilot.pause()
+        lines = {}
+        for item in app.query(ListItem):
+            label = item.query_one(Label)
+            strips = label.render_lines(Region(0, 0, label.size.width, 1))
+            assert item.name is not None
+            lines[item.name] = read_back(strips[0].render(app.console))[0]
+        return lines
+
+
+@pytest.mark.parametrize("seen", SEEN)
+async def test_a_clock_low_on_time_reads_on_any_background(
+    monkeypatch: pytest.MonkeyPatch, seen: Seen
+) -> None:
+    """A clock under ten seconds is white on the low-time red, as Textual draws the seats at
+    every depth and in grey: it reads whatever the theme, and the other clock is plain."""
+    monkeypatch.setattr(textual.constants, "COLOR_SYSTEM", "truecolor" if seen == "grey" else seen)
+    lines = await clocks_drawn()
+    black = "".join(drawn.char for drawn in lines["black"])
+    assert black.startswith("▶  0:09.3  Black: ann (you)"), black
+    at = black.index("0:09.3")
+    figure = lines["black"][at : at + len("0:09.3")]
+    for drawn in figure:
+        assert drawn.fg is not None and drawn.bg is not None, drawn
+        ratio = contrast(seen_as(drawn.fg, seen), seen_as(drawn.bg, seen))
+        assert ratio >= 4.5, (seen, drawn, round(ratio, 2))
+    if seen == "standard":
+        assert {drawn.bg for drawn in figure} == {"41"}, "red, not 16-colour bright red"
+    white = "".join(drawn.char for drawn in lines["white"])
+    assert white.startswith("     5:00  White: computer"), "right-aligned, the names in line"
+    plain = lines["white"][white.index("5:00") :][:4]
+    assert {drawn.bg for drawn in plain} != {drawn.bg for drawn in figure}

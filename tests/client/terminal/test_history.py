@@ -4,12 +4,13 @@ reads, in the live log's words."""
 from typing import Any
 
 from parlour.client.terminal.history import history_lines, time_of_day
-from parlour.client.terminal.room import chat_words, seat_words
+from parlour.client.terminal.room import RoomModel, chat_words, seat_words
 from parlour.protocol import messages as m
 from parlour.server.lobby import Lobby
 from parlour.server.store import MEMORY, Store
 
-from ...server.test_lobby import Clock
+from ...server.test_clocks import clocked_lobby, started
+from ...server.test_lobby import Clock, answer, to
 
 UNIX = 1_700_000_000
 
@@ -95,6 +96,10 @@ def test_every_kind_of_entry_has_its_line() -> None:
         entry("proposal", proposal="new_game", outcome="expired", by=None),
         entry("seat", seat="red", holder={"kind": "bot", "level": "easy"}, by="Ann", after=None),
         entry("seat", seat="red", holder={"kind": "open"}, by="Ann", after=4),
+        entry("flagged", seat="red", name="Bob", ends=False),
+        entry("flagged", seat="white", name=None, ends=True),
+        entry("clock_paused", seat="red", given_ms=62_400),
+        entry("clock_paused", seat="blue", given_ms=3 * 86_400_000 + 5 * 3_600_000),
     ]
     assert history_lines(entries) == [
         "Ann (Blue) played d3. Red cannot move and passes.",
@@ -113,7 +118,29 @@ def test_every_kind_of_entry_has_its_line() -> None:
         "No answer in time: no new game.",
         "Ann handed Red to the computer, level easy.",
         "Ann opened Red for someone to take.",
+        "Bob (Red) ran out of time; the computer plays on.",
+        "White ran out of time.",
+        "The server was away: Red was given back 1:02.",
+        "The server was away: Blue was given back 3d 05h.",
     ]
+
+
+def test_a_flag_reads_as_the_live_log_told_it() -> None:
+    lobby, wall = clocked_lobby(("Ann", None), ("Bob", None))
+    room_id = started(
+        lobby, "othello", ["black", "white"], time_control={"kind": "live", "base_s": 15}
+    )
+    shown = answer(lobby.handle(1, m.GetRoom(room=room_id)), 1)
+    room = RoomModel(shown.room, room_id)
+    wall.now += 16.0
+    assert lobby.next_deadline() is not None
+    for message in to(lobby.flags_due(), 1):
+        room.apply(message)
+    assert room.flagged == ["black"]
+    entries = lobby.rooms[room_id].history.window()
+    lines = history_lines(entries)
+    assert lines[-2:] == ["Ann (Black) ran out of time.", "Game over: Bob won 2\N{EN DASH}2."]
+    assert room.flag_words([]) == lines[-2:-1], "the live log says the same"
 
 
 def test_lines_after_the_last_shown_with_their_times_and_nothing_unreadable() -> None:
@@ -123,6 +150,8 @@ def test_lines_after_the_last_shown_with_their_times_and_nothing_unreadable() ->
         entry("fireworks", 9, colour="gold"),
         entry("move", 10, seat="red"),
         {"kind": "chat", "name": "no number"},
+        entry("clock_paused", 12, seat="red", given_ms="a minute"),
+        entry("flagged", 13, seat="red"),
         entry("chat", 11, name="Cy", seat=None, text="bye"),
     ]
     assert history_lines(entries, since=7) == ["Bob (Red): hello", "Cy: bye"]

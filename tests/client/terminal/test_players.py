@@ -103,7 +103,7 @@ async def play_out(connection: Connection, ref: str) -> dict[str, Any]:
 
 
 def seat_lines(screen: RoomScreen) -> list[str]:
-    return [line for _, line in screen.query_one(SeatsPanel).shown]
+    return [line.plain for _, line in screen.query_one(SeatsPanel).shown]
 
 
 def log_text(screen: RoomScreen) -> str:
@@ -185,7 +185,7 @@ async def test_the_lobby_and_the_score_card_show_ratings(player: Connection) -> 
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby showed")
         table = app.screen.query_one(DataTable)
         await until(pilot, lambda: table.row_count > 0, "the room was listed")
-        seats = table_rows(table)[0][2]
+        seats = table_rows(table)[0][3]
         assert seats == "blue ann 1500?, red computer 1500?, green computer 1500?"
     await play_out(player, room.ref)
     room.apply(await player.request(m.GetRoom(room=room.ref)))

@@ -77,7 +77,7 @@ async def test_a_running_client_rings_and_says_which_room_waits_and_how_to_go_th
             mine = app.screen
             assert isinstance(mine, MyGamesScreen)
             await until(pilot, lambda: len(rows(mine)) == 1, "the room showed")
-            assert rows(mine)[0][2:3] + rows(mine)[0][4:] == ("your turn", first)
+            assert rows(mine)[0][2:4] + rows(mine)[0][5:] == ("your turn", "", first)
 
             # A second room waits on her while My games shows: it says so, and lists it.
             second = await othello(ann, bob, "black")
@@ -93,8 +93,8 @@ async def test_a_running_client_rings_and_says_which_room_waits_and_how_to_go_th
             moved = await ann.request(m.Move(room=first, version=view.room["version"], move=black))
             assert isinstance(moved, m.Ok)
             await pilot.press("r")
-            await until(pilot, lambda: rows(mine)[0][4] == second, "the list was read again")
-            assert [(row[2], row[4]) for row in rows(mine)] == [
+            await until(pilot, lambda: rows(mine)[0][5] == second, "the list was read again")
+            assert [(row[2], row[5]) for row in rows(mine)] == [
                 ("your turn", second),
                 ("playing", first),
             ]
