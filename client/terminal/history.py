@@ -79,6 +79,7 @@ def entry_lines(entry: Entry) -> list[str]:
             kind=entry["proposal"],
             outcome=entry["outcome"],
             by=entry.get("by"),
+            seat=entry.get("seat"),
         )
         return [ended_words(ended)]
     if kind == "flagged":

@@ -13,14 +13,22 @@ from .clocks import ClockFace, Clocks, control_label, span_text
 PROPOSALS = {"undo": "to take back a move", "new_game": "to start a new game"}
 
 
+def proposed_words(kind: str, seat: str | None) -> str:
+    """What a proposal asks for, in words: `to take back a move`."""
+    if kind == "hand_over":
+        return f"to let the computer play {title(seat or '?')} while its player is away"
+    return PROPOSALS.get(kind, f"a {kind}")
+
+
 def ended_words(ended: m.ProposalEnded) -> str:
     """How a proposal ended, in words."""
-    what = PROPOSALS[ended.kind]
+    what = proposed_words(ended.kind, ended.seat)
     if ended.outcome == "accepted":
         return f"Everyone agreed {what}."
     if ended.outcome == "declined" and ended.by:
         return f"{title(ended.by)} declined {what}."
-    return f"No answer in time: no {'undo' if ended.kind == 'undo' else 'new game'}."
+    nothing = {"undo": "undo", "new_game": "new game"}.get(ended.kind, "hand-over")
+    return f"No answer in time: no {nothing}."
 
 
 SCORE_UNITS = {
@@ -425,7 +433,9 @@ class RoomModel:
                 self.thinking, self.thinking_of = message.search, "suggestion"
             case m.Proposal() if message.room == self.room_id:
                 self.proposal = message
-                self.news = f"{title(message.by)} asks {PROPOSALS[message.kind]}."
+                self.news = (
+                    f"{title(message.by)} asks {proposed_words(message.kind, message.seat)}."
+                )
             case m.ProposalEnded() if message.room == self.room_id:
                 self.proposal = None
                 self.new_game_coming = message.kind == "new_game" and message.outcome == "accepted"
@@ -546,21 +556,17 @@ class RoomModel:
         return title(colour)
 
     def result_on_time(self) -> str:
-        """The result of a game a flag ended (protocol.md 2.12): the last seat timed wins.
-        Of two seats, a draw where it could no longer have won by the rules, which the view
-        does not say: so said."""
-        timed = [str(seat["colour"]) for seat in self.seats if seat["colour"] not in self.flagged]
-        if len(timed) != 1:
+        """The result of a game a flag ended (protocol.md 2.12), as the view's `winners` say:
+        the seat left timed wins, or of two seats both tie where it could not have won."""
+        winners = [str(colour) for colour in self.view.get("winners") or []]
+        if not winners:
             return "Game over on time."
-        winner = timed[0]
-        if len(self.seats) > 2:
-            if self.seat == winner and not self.shared:
-                return "Game over: you win on time!"
-            return f"Game over: {self.seat_name(winner)} wins on time."
-        return (
-            f"Game over on time: {self.seat_name(winner)} wins, or it is a draw if"
-            f" {title(winner)} could no longer have won."
-        )
+        if len(winners) == len(self.seats):
+            return "Game over on time: a draw, for the other seat could no longer have won."
+        winner = winners[0]
+        if self.seat == winner and not self.shared:
+            return "Game over: you win on time!"
+        return f"Game over: {self.seat_name(winner)} wins on time."
 
     def result(self) -> str:
         """The finished game's result, from the viewer's side where seated."""

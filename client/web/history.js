@@ -69,7 +69,7 @@ export function entryLines(entry) {
       return ["Another game was put on the board (loaded or imported)."];
     case "proposal":
       need(entry, "proposal", "outcome");
-      return [proposalEndedText({ kind: entry.proposal, outcome: entry.outcome, by: entry.by ?? null })];
+      return [proposalEndedText({ kind: entry.proposal, outcome: entry.outcome, by: entry.by ?? null, seat: entry.seat ?? null })];
     case "flagged": {
       need(entry, "seat", "ends");
       const who = entry.name ? `${entry.name} (${title(entry.seat)})` : title(entry.seat);

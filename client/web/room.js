@@ -33,6 +33,7 @@ import {
   passText,
   proposalEndedText,
   proposalQuestion,
+  proposedText,
   readGameFile,
   searchText,
   seatAndHolder,
@@ -700,7 +701,7 @@ export class RoomView {
 
   async proposed(proposal) {
     if (!this.yours().some((colour) => proposal.asked.includes(colour))) {
-      this.addLog(`${proposal.kind === "undo" ? "Undo" : "New game"} asked by ${title(proposal.by)}; waiting for answers.`, "note");
+      this.addLog(`${title(proposal.by)} asks to ${proposedText(proposal)}; waiting for answers.`, "note");
       return;
     }
     const { dialog, result } = openDialog(
@@ -1195,14 +1196,22 @@ export class RoomView {
     this.controlLine.textContent = clocked(control) ? `Clock ${controlLabel(control)}` : "";
   }
 
-  /** The turn line of a game a seat's time ended: who ran out of time. */
+  /** The turn line of a game a seat's time ended: who ran out of time, and who won. */
   outOfTimeText() {
     const view = this.view;
     const flagged = view.flagged ?? [];
     if (view.status !== "finished" || flagged.length === 0 || view.state?.over) return null;
-    const colour = flagged[flagged.length - 1];
-    const name = view.seats.find((seat) => seat.colour === colour)?.holder?.name;
-    return `${title(colour)}${name ? ` (${name})` : ""} ran out of time: the game is over.`;
+    const named = (colour) => {
+      const name = view.seats.find((seat) => seat.colour === colour)?.holder?.name;
+      return `${title(colour)}${name ? ` (${name})` : ""}`;
+    };
+    const out = `${named(flagged[flagged.length - 1])} ran out of time`;
+    const winners = view.winners ?? [];
+    if (winners.length > 1 && winners.length === view.seats.length) {
+      return `${out}: a draw, for the other seat could no longer have won.`;
+    }
+    if (winners.length === 1) return `${out}: ${named(winners[0])} wins on time.`;
+    return `${out}: the game is over.`;
   }
 
   /** Each seat newly out of time in the log, in the history's words (history.js). */

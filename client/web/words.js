@@ -213,9 +213,15 @@ export function searchText(search, game) {
   return `${search.move} (${judged}; ${count(search.depth, "turn")} deep, ${count(search.nodes, "position")}): ${line}`;
 }
 
+/** What a proposal asks for, in words: `take back a move`. */
+export function proposedText(proposal) {
+  if (proposal.kind === "hand_over") return `let the computer play ${title(proposal.seat ?? "?")} while its player is away`;
+  return proposal.kind === "undo" ? "take back a move" : "start a new game";
+}
+
 /** How a proposal ended, in words. */
 export function proposalEndedText(ended) {
-  const what = ended.kind === "undo" ? "take back a move" : "start a new game";
+  const what = proposedText(ended);
   if (ended.outcome === "accepted") return `Everyone agreed to ${what}.`;
   if (ended.outcome === "declined" && ended.by) return `${title(ended.by)} declined to ${what}.`;
   return `No answer in time: nothing changed.`;
@@ -223,7 +229,7 @@ export function proposalEndedText(ended) {
 
 /** A proposal as a question to the people it asks. */
 export function proposalQuestion(proposal) {
-  const what = proposal.kind === "undo" ? "take back a move" : "start a new game";
+  const what = proposedText(proposal);
   return `${title(proposal.by)} asks to ${what}. Agree?`;
 }
 

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext
@@ -129,6 +129,10 @@ def person(browser: Browser, served: Served) -> Iterator[Callable[..., Player]]:
         assert player.errors == []
     for context in contexts:
         context.close()
+
+
+SCHEMES: tuple[Literal["light", "dark"], ...] = ("light", "dark")
+"""The page's colour schemes."""
 
 
 def choose_clock(player: Player, value: str, **fields: str) -> None:
@@ -470,7 +474,7 @@ def test_low_time_warns_in_colour_and_once_by_sound_and_a_flag_says_out_of_time(
     assert beep != tones(eve)[0], "a beep of its own, not the tone for one's turn"
     assert clock_at(fay, "black")["low"] and tones(fay) == []
     low = '#seats .clock[data-colour="black"]'
-    for scheme in ("light", "dark"):
+    for scheme in SCHEMES:
         eve.page.emulate_media(color_scheme=scheme)
         assert contrast(eve, low) >= 4.5, scheme
         eve.page.screenshot(path=str(output_dir / f"clocks-low-{scheme}.png"))
@@ -485,7 +489,7 @@ def test_low_time_warns_in_colour_and_once_by_sound_and_a_flag_says_out_of_time(
     assert 8_500 <= eve_left < 8_600, "the server charged what the pages counted"
     run_to(served, "white", 9_000, eve, fay)
     assert clock_at(fay, "white")["low"] and clock_at(eve, "white")["low"]
-    for scheme in ("light", "dark"):  # low, not running: the error colour on the page's paper
+    for scheme in SCHEMES:  # low, not running: the error colour on the page's paper
         eve.page.emulate_media(color_scheme=scheme)
         assert contrast(eve, '#seats .clock[data-colour="white"]') >= 4.5, scheme
     eve.page.emulate_media(color_scheme="light")
@@ -515,9 +519,8 @@ def test_low_time_warns_in_colour_and_once_by_sound_and_a_flag_says_out_of_time(
             "out": False,
         }
         assert player.view["flagged"] == ["black"]
-    assert (
-        eve.page.locator("#turn").inner_text() == "Black (Eve) ran out of time: the game is over."
-    )
+    turn = eve.page.locator("#turn").inner_text()
+    assert turn == "Black (Eve) ran out of time: White (Fay) wins on time."
     assert "Your move" not in eve.page.title() and eve.page.locator(".seat.to-move").count() == 0
     eve.page.clock.run_for(500)
     eve.page.screenshot(path=str(output_dir / "clocks-flagged.png"))

@@ -111,10 +111,12 @@ def test_every_kind_reads_the_same_on_the_page(page: Page) -> None:
         entry("clock_paused", 18, seat="green", given_ms=3 * 86_400_000 + 3_600_000),
         entry("clock_paused", 19, seat="red", given_ms="a minute"),
         entry("flagged", 20, seat="red"),
+        entry("proposal", 21, proposal="hand_over", outcome="declined", by="blue", seat="green"),
     ]
     lines = history_lines(entries)
-    assert len(lines) == 18
-    assert lines[-5:] == [
+    assert len(lines) == 19
+    assert lines[-1] == "Blue declined to let the computer play Green while its player is away."
+    assert lines[-6:-1] == [
         "Bob (Red) ran out of time; the computer plays on.",
         "White ran out of time.",
         "The server was away: Red was given back 1:02.",

@@ -166,8 +166,7 @@ async def test_low_time_is_drawn_in_the_warning_colour_and_a_flag_is_shown_and_t
         assert log.index("ran out of time") < log.index("Game over")
         status = str(screen.query_one("#status", Static).render())
         assert status.startswith(
-            "ann (Black) ran out of time.\nGame over on time: bob (White) wins, or it is a draw"
-            " if White could no longer have won."
+            "ann (Black) ran out of time.\nGame over: bob (White) wins on time."
         )
 
 
