@@ -586,6 +586,12 @@ def _add_player_commands(commands: Any) -> None:
         " a ? marks a provisional rating.",
     )
     leaderboard.add_argument("game", choices=sorted(GAMES), metavar="GAME", help="a game name")
+    leaderboard.add_argument(
+        "--speed",
+        choices=("none", "live", "days"),
+        default="none",
+        help="the ratings of games without a clock (none, the default), live or of days a move",
+    )
     mine = commands.add_parser(
         "mine",
         help="your games on a server: rooms in play and finished games",

@@ -110,7 +110,7 @@ async def leaderboard(args: argparse.Namespace) -> int:
     """The game's leaderboard on the server, printed."""
     async with looking(args) as connection:
         try:
-            answer = await connection.request(m.Leaderboard(game=args.game))
+            answer = await connection.request(m.Leaderboard(game=args.game, speed=args.speed))
         except (RefusedError, ConnectionLostError) as error:
             raise SetupError(str(error)) from None
         if not isinstance(answer, m.LeaderboardReply):

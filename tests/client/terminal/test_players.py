@@ -332,6 +332,10 @@ async def test_the_commands_print_the_leaderboard_and_my_games(
     assert my_games_text(games, me, time.time(), " ".join(server[:2])) in mine
     assert f"replay --record RECORD {' '.join(server[:2])} steps" in mine
     assert f"record {games.finished[0]['record']}" in mine and "won" in mine
+    live = ["leaderboard", "tribolo", "--speed", "live", *server]
+    assert await asyncio.to_thread(main, live) == 0
+    live_board = capsys.readouterr().out
+    assert "(you)" not in live_board, "a game without a clock rates nobody's live rating"
 
 
 async def test_the_commands_that_only_look_say_hello_with_the_name_played_under(
