@@ -12,6 +12,8 @@ import ipaddress
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from websockets.asyncio.server import ServerConnection
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -79,3 +81,11 @@ def _key(address: Address) -> str:
     if isinstance(address, ipaddress.IPv6Address):
         return str(ipaddress.ip_network(f"{address}/{IPV6_CLIENT_PREFIX}", strict=False))
     return str(address)
+
+
+def address_of(websocket: ServerConnection, trusted: tuple[Network, ...]) -> str:
+    """A connection's client address: the peer's, or the one a trusted balancer passed on."""
+    peer = websocket.remote_address
+    host = peer[0] if isinstance(peer, tuple) and peer else None
+    forwarded = websocket.request.headers.get_all("X-Forwarded-For") if websocket.request else []
+    return client_address(host, forwarded, trusted)

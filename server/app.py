@@ -5,10 +5,8 @@ lobby and the protocol package, which never await.
 """
 
 import asyncio
-import contextlib
 import itertools
 import logging
-import math
 import sqlite3
 import ssl
 import time
@@ -36,7 +34,8 @@ from parlour.protocol import messages as m
 from parlour.protocol.session import FLOOD_CLOSE_AFTER
 from parlour.protocol.wire import Frame
 
-from .addresses import METRICS_FROM, TRUSTED_PROXIES, Network, client_address, networks
+from .addresses import METRICS_FROM, TRUSTED_PROXIES, Network, address_of, networks
+from .alarm import ClockAlarm
 from .answers import Outbox
 from .archive import ArchiveAsk, RemoteArchive, answer_remotely
 from .known import ReplayAsked
@@ -51,7 +50,7 @@ from .static import WebSite
 from .store import FILE_NAME as STORE_FILE
 from .store import MEMORY, Store
 from .thinking import BotTurn, SuggestionAsked
-from .tls import TlsError, load_certificate, server_context
+from .tls import TlsError, reload_certificate, server_context
 from .workers import BotWorkers, Think, Thinkers
 
 log = logging.getLogger("parlour.server")
@@ -218,13 +217,17 @@ class ParlourServer:
         self._server: Server | None = None
         self._metrics_server: Server | None = None
         self._closing = False
-        self._deadline_moved = asyncio.Event()
-        self._waiting_until = math.inf
-        """The clock deadline (Unix time) `_flags_forever` sleeps till."""
         self.ssl_context: ssl.SSLContext | None = tls_context(config)
         """What the server serves TLS with, when it does; `reload_tls` renews it in place."""
         self.lobby.tls = self.ssl_context is not None or advertises_tls(config.advertise)
         self.keeper: Keeper = (keeper or InProcess)(self)
+        self.alarm = ClockAlarm(
+            self.lobby.timekeeper,
+            self.lobby.wall,
+            self._flag_due,
+            self.keeper.may_think,
+            config.tick_interval,
+        )
 
     @property
     def store(self) -> Store | None:
@@ -273,7 +276,7 @@ class ParlourServer:
             await self._workers.close()
             raise
         self.spawn(self._tick_forever())
-        self.spawn(self._flags_forever())
+        self.spawn(self.alarm.run())
 
     async def _listen(self) -> Server:
         separate_metrics = self.config.metrics_port is not None
@@ -311,17 +314,7 @@ class ParlourServer:
         """Read the certificate files again (a renewal) into the context the server serves:
         the next handshakes get the new certificate, open connections keep theirs. Files
         that cannot be used are logged and the certificate served stays. Whether it took."""
-        config = self.config
-        if self.ssl_context is None or config.tls_cert is None or config.tls_key is None:
-            log.warning("asked to reload the certificate, but this server serves no TLS")
-            return False
-        try:
-            load_certificate(self.ssl_context, config.tls_cert, config.tls_key)
-        except TlsError as error:
-            log.error("certificate not reloaded, still serving the one before: %s", error)
-            return False
-        log.info("certificate reloaded from %s and %s", config.tls_cert, config.tls_key)
-        return True
+        return reload_certificate(self.ssl_context, self.config.tls_cert, self.config.tls_key)
 
     def health_problem(self) -> str | None:
         """Why the server should be sent no new players now, if it should not."""
@@ -380,7 +373,7 @@ class ParlourServer:
             codec_for(websocket.subprotocol), flood_close_after=self.config.flood_close_after
         )
         self.connections[conn] = (websocket, session)
-        self.lobby.connect(conn, self._address_of(websocket))
+        self.lobby.connect(conn, address_of(websocket, self.trusted))
         self.metrics.connections.inc()
         try:
             async for frame in websocket:
@@ -397,15 +390,6 @@ class ParlourServer:
 
     def _new_conn_id(self) -> ConnId:
         return self.keeper.conn_id(next(self._ids))
-
-    def _address_of(self, websocket: ServerConnection) -> str:
-        """The client's address: the peer's, or the one a trusted balancer passed on."""
-        peer = websocket.remote_address
-        host = peer[0] if isinstance(peer, tuple) and peer else None
-        forwarded = (
-            websocket.request.headers.get_all("X-Forwarded-For") if websocket.request else []
-        )
-        return client_address(host, forwarded, self.trusted)
 
     def _disconnected(self, conn: ConnId) -> None:
         """A connection closed: its rooms are told."""
@@ -498,9 +482,7 @@ class ParlourServer:
         for replay in self.lobby.replays_asked():
             self.spawn(self._build_replay(replay))
         self._schedule_bots()
-        deadline = self.lobby.next_deadline()
-        if deadline is not None and deadline < self._waiting_until:
-            self._deadline_moved.set()
+        self.alarm.look()
 
     async def _build_replay(self, asked: ReplayAsked) -> None:
         """Build a replay in a thread, so rooms go on moving meanwhile, and send it."""
@@ -583,21 +565,10 @@ class ParlourServer:
 
     # Time.
 
-    async def _flags_forever(self) -> None:
-        """Flag each seat as its clock runs out: asleep till the soonest deadline, woken
-        when a sooner one comes. A cluster node cut off from Redis flags nobody."""
-        while True:
-            deadline = self.lobby.next_deadline()
-            self._waiting_until = math.inf if deadline is None else deadline
-            self._deadline_moved.clear()
-            delay = None if deadline is None else max(0.0, deadline - self.lobby.wall())
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._deadline_moved.wait(), delay)
-            if not self.keeper.may_think():
-                await asyncio.sleep(self.config.tick_interval)
-                continue
-            self._send(self.lobby.flags_due())
-            self.follow_up()
+    def _flag_due(self) -> None:
+        """Flag each seat whose clock ran out by now, and show rooms whose clocks run again."""
+        self._send(self.lobby.timekeeper.flags_due())
+        self.follow_up()
 
     async def _tick_forever(self) -> None:
         while True:
@@ -661,8 +632,8 @@ class InProcess:
         self._save()
         lobby, here = self.shell.lobby, self.shell.connections
         for notice in lobby.your_turns():
-            outbox = [*outbox, *notice.outbox(lobby.players, here)]
-        lobby.vacations_taken()  # every room is here: there are no other servers to tell
+            outbox = [*outbox, *notice.outbox(lobby.people.players, here)]
+        lobby.timekeeper.vacations_taken()  # one server: no other servers to tell
         self.shell.deliver(outbox)
 
     def disconnected(self, conn: ConnId) -> None:

@@ -7,7 +7,6 @@ the server's shell feeds it requests, disconnects, clock ticks and bots' moves, 
 the outbox it returns.
 """
 
-import heapq
 import secrets
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -46,7 +45,7 @@ from .services import Limits, Services
 from .store import SetInitials
 from .table import Table
 from .thinking import BotTurn, SuggestionAsked, Suggestions
-from .vacations import VACATION_DAYS, Vacation
+from .timekeeping import Timekeeper
 
 ROOM_ID_BYTES: Final = 6
 ROOM_ID_LENGTH: Final = 8
@@ -133,11 +132,7 @@ class Lobby:
             lambda: int(self.services.wall() * 1000),
         )
         self.suggestions = Suggestions()
-        self._deadlines: list[tuple[int, str]] = []
-        """When clocks run out (Unix milliseconds), with their rooms, soonest first; a
-        deadline a move has since put off is passed over when it comes."""
         self.notices = TurnNotices()
-        self._vacations: list[tuple[str, int, int]] = []
         self.services = Services(
             clock=clock,
             wall=wall,
@@ -150,6 +145,7 @@ class Lobby:
             journal=self.journal,
             suggestions=self.suggestions,
         )
+        self.timekeeper = Timekeeper(self.tables, self.journal, self.services)
 
     def handle(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
         """Act on one valid request; a refusal is an `error` to the sender and changes nothing."""
@@ -198,31 +194,9 @@ class Lobby:
 
     # Connections.
 
-    @property
-    def names(self) -> Mapping[ConnId, str]:
-        """Each welcomed connection's name."""
-        return self.people.names
-
-    @property
-    def players(self) -> Mapping[ConnId, str]:
-        """The player id each connection's key proved, for those that sent one."""
-        return self.people.players
-
-    @property
-    def entered(self) -> Mapping[ConnId, set[str]]:
-        return self.people.entered
-
     def connect(self, conn: ConnId, address: str) -> None:
         """A connection of this server opened, from the client address `address`."""
         self.addresses[conn] = address
-
-    def know(self, conn: ConnId, name: str, player: str) -> None:
-        """Another node's connection, welcomed there: its name and player ("" for a guest)."""
-        self.people.know(conn, name, player)
-
-    def guest_name(self, conn: ConnId, message: m.ClientMessage) -> str | None:
-        """The name a request gives a second person at `conn`'s screen, if not its own."""
-        return self.people.guest_name(conn, message)
 
     def disconnect(self, conn: ConnId) -> Outbox:
         """A connection is gone: its seats wait for their tokens, its rooms are told."""
@@ -303,20 +277,10 @@ class Lobby:
         for room in rooms:
             table = self._register(room)
             if away_since is not None:
-                table.paused(int(away_since * 1000))
+                table.timing.paused(int(away_since * 1000))
             self.journal.changed.add(room.id)
             self.known.show_ratings(room)
             self.notices.seen(room)
-
-    def resume_clocks(self, since: float) -> Outbox:
-        """The rooms' keeper could not keep them from `since` (Unix time) till now (a
-        cluster node cut off from Redis): their running clocks are given the time back,
-        and their people shown it."""
-        outbox: Outbox = []
-        for table in self.tables.values():
-            if table.paused(int(since * 1000)):
-                outbox += self.services.shown(table.room)
-        return outbox
 
     def release(self, room_id: str) -> None:
         """Forget a room that another server keeps now; unlike closing it, nothing is told
@@ -421,28 +385,6 @@ class Lobby:
             outbox += table.tick(now, flags=flags)
         return outbox
 
-    def next_deadline(self) -> float | None:
-        """When (Unix time) a clock next runs out, if one runs: the shell's time to call
-        `flags_due`."""
-        for room_id in self.journal.take_timed():
-            table = self.tables.get(room_id)
-            clock = None if table is None else table.room.clock
-            deadline = None if clock is None else clock.next_event_ms()
-            if deadline is not None:
-                heapq.heappush(self._deadlines, (deadline, room_id))
-        return self._deadlines[0][0] / 1000 if self._deadlines else None
-
-    def flags_due(self) -> Outbox:
-        """Flag the seats whose time ran out by now (`next_deadline`)."""
-        now_ms = int(self.services.wall() * 1000)
-        outbox: Outbox = []
-        while self._deadlines and self._deadlines[0][0] <= now_ms:
-            _, room_id = heapq.heappop(self._deadlines)
-            table = self.tables.get(room_id)
-            if table is not None:
-                outbox += table.time_up()
-        return outbox
-
     def bot_turns(self) -> list[BotTurn]:
         """Every room changed since the last call where a bot or stand-in is now to move.
 
@@ -531,7 +473,7 @@ class Lobby:
                     return self._find(conn, ask.room).files.load_saved(conn, request, text)
                 case VacationQuery():
                     assert conn is not None
-                    return self._vacation_taken(conn, request, query, found)
+                    return self.timekeeper.vacation_taken(conn, request, query, found)
                 case ScoreCardQuery() | SavesQuery() | PutSave() | SetInitials():
                     assert conn is not None
                     return filed_answer(conn, request, query, found)
@@ -539,35 +481,6 @@ class Lobby:
                     return self.known.archived(conn, request, query, ask.room)(found)
         except ProtocolError as error:
             return [] if conn is None else [(conn, m.Error.from_exception(error, request))]
-
-    def _vacation_taken(
-        self, conn: ConnId, request: str | int | None, query: VacationQuery, found: Any
-    ) -> Outbox:
-        if not isinstance(found, Vacation):
-            raise refuse(
-                ErrorCode.NO_VACATION_LEFT,
-                f"that is more vacation days than you have left this year ({VACATION_DAYS} a"
-                " year; ask for 0 to see how many)",
-            )
-        from_ms, until_ms = int(found.start * 1000), int(found.until * 1000)
-        self._vacations.append((query.player, from_ms, until_ms))
-        reply = m.VacationReply(id=request, **found.describe(query.now))
-        return [(conn, reply), *self.apply_vacation(query.player, from_ms, until_ms)]
-
-    def apply_vacation(self, player: str, from_ms: int, until_ms: int) -> Outbox:
-        """`player` is on vacation from `from_ms` to `until_ms` (ended at `until_ms` if that
-        is not later than now): the days clocks of their seats here stand still meanwhile."""
-        outbox: Outbox = []
-        for table in self.tables.values():
-            if table.vacation(player, from_ms, until_ms):
-                outbox += self.services.shown(table.room)
-        return outbox
-
-    def vacations_taken(self) -> list[tuple[str, int, int]]:
-        """Every vacation taken or ended here since the last call (player, from, until), for
-        a cluster node to tell the other nodes, whose rooms it does not hold."""
-        taken, self._vacations = self._vacations, []
-        return taken
 
     def archive_failed(self, ask: ArchiveAsk) -> Outbox:
         """The database could not be asked: the request may be sent again."""

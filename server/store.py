@@ -453,45 +453,7 @@ class Store:
             " ORDER BY r.finished_at DESC, r.id DESC LIMIT ?",
             (player, MY_GAMES),
         ).fetchall()
-        games = []
-        for number, room, version, game, preset, finished_at, moves in results:
-            changes = {
-                colour: {"before": before, "after": after}
-                for colour, before, after in self._db.execute(
-                    "SELECT colour, before, after FROM rated WHERE room = ? AND version = ?",
-                    (room, version),
-                )
-            }
-            seats = [
-                {
-                    "colour": colour,
-                    "kind": kind,
-                    "name": name,
-                    "player": seat_player,
-                    "level": level,
-                    "outcome": outcome,
-                    "score": score,
-                    "rating": changes.get(colour),
-                }
-                for colour, kind, name, seat_player, level, outcome, score in self._db.execute(
-                    "SELECT s.colour, s.kind, coalesce(p.name, s.name), s.player, s.level,"
-                    " s.outcome, s.score FROM result_seats s LEFT JOIN players p"
-                    " ON p.id = s.player WHERE s.result = ? ORDER BY s.rowid",
-                    (number,),
-                )
-            ]
-            games.append(
-                {
-                    "record": record_id(room, version),
-                    "game": game,
-                    "preset": preset,
-                    "finished_at": int(finished_at),
-                    "moves": moves,
-                    "rated": bool(changes),
-                    "seats": seats,
-                }
-            )
-        return games
+        return [finished_game(self._db, row) for row in results]
 
     def record(self, record: str) -> str | None:
         """The game file of the finished game `record` names, if it is kept."""
@@ -616,3 +578,43 @@ def tally(rows: Iterable[tuple[str, str, int]], key: str) -> list[dict[str, Any]
 def _compact(record: dict[str, Any]) -> str:
     """A record as short JSON; records are plain data, so nothing need be checked."""
     return json.dumps(record, separators=(",", ":"), check_circular=False)
+
+
+def finished_game(db: sqlite3.Connection, row: tuple[Any, ...]) -> dict[str, Any]:
+    """One finished game of a player's list (`my_games`) from its `results` row (id, room,
+    version, game, preset, finished_at, moves): its seats and rating changes."""
+    number, room, version, game, preset, finished_at, moves = row
+    changes = {
+        colour: {"before": before, "after": after}
+        for colour, before, after in db.execute(
+            "SELECT colour, before, after FROM rated WHERE room = ? AND version = ?",
+            (room, version),
+        )
+    }
+    seats = [
+        {
+            "colour": colour,
+            "kind": kind,
+            "name": name,
+            "player": seat_player,
+            "level": level,
+            "outcome": outcome,
+            "score": score,
+            "rating": changes.get(colour),
+        }
+        for colour, kind, name, seat_player, level, outcome, score in db.execute(
+            "SELECT s.colour, s.kind, coalesce(p.name, s.name), s.player, s.level,"
+            " s.outcome, s.score FROM result_seats s LEFT JOIN players p"
+            " ON p.id = s.player WHERE s.result = ? ORDER BY s.rowid",
+            (number,),
+        )
+    ]
+    return {
+        "record": record_id(room, version),
+        "game": game,
+        "preset": preset,
+        "finished_at": int(finished_at),
+        "moves": moves,
+        "rated": bool(changes),
+        "seats": seats,
+    }

@@ -15,20 +15,20 @@ from typing import Any
 from parlour.bots import default_level
 from parlour.protocol import ErrorCode, ProtocolError
 from parlour.protocol import messages as m
-from parlour.protocol.timecontrol import DAYS
 from parlour.rules import IllegalMoveError, MalformedMoveError, State
 
 from .answers import Outbox, playing_seat, refuse, running
 from .consent import Consent
 from .gamefiles import GameFiles
 from .helping import Help
-from .history import CHAT, CLOCK_PAUSED, FLAGGED, MOVE, OVER, STARTED
+from .history import CHAT, MOVE, OVER, STARTED
 from .manage import game_file_of
 from .room import ConnId, Holder, LeftSeats, Room, Seat, Status
 from .scores import Result, result_of
 from .seats import Seats, level_asked, no_such_seat, room_level
 from .services import Services
 from .thinking import BotTurn
+from .timing import TableClock
 
 TableRequest = (
     m.Join
@@ -66,11 +66,12 @@ class Table:
         self.consent = Consent(room, services, self.seats)
         self.help = Help(room, services)
         self.files = GameFiles(room, services)
+        self.timing = TableClock(room, services, self.seats, self._end)
 
     def handle(self, conn: ConnId, message: TableRequest) -> Outbox:
         """Act on one valid request, once a seat whose time ran out is flagged; a refusal
         raises ProtocolError and changes nothing (but the flag)."""
-        flagged = self.time_up()
+        flagged = self.timing.time_up()
         if not flagged:
             return self._handle(conn, message)
         try:
@@ -276,7 +277,7 @@ class Table:
     def play_bot(self, turn: BotTurn, move: str) -> Outbox:
         """A bot's move, checked exactly as a person's (its real thinking time charged to
         its clock); ProtocolError if refused."""
-        flagged = self.time_up()
+        flagged = self.timing.time_up()
         if flagged:
             return flagged
         seat = self.room.seat_named(turn.colour)
@@ -382,86 +383,6 @@ class Table:
         )
         return result
 
-    # Time.
-
-    def time_up(self) -> Outbox:
-        """Flag the seat to move if its time (and grace) ran out, and show the room when a
-        vacation ended: worked out when the room is next asked anything, or when the
-        lobby's time for it comes."""
-        room, clock = self.room, self.room.clock
-        if clock is None or room.status is not Status.PLAYING:
-            return []
-        now = room.now_ms()
-        shown = self.services.shown(room) if clock.settle(now) else []
-        seat = clock.out_of_time(now)
-        return shown if seat is None else self._flag(seat, now)
-
-    def _flag(self, index: int, now_ms: int) -> Outbox:
-        """`index`'s time ran out. Of two seats, the other wins (or ties, where it could not
-        win by the rules); of three, the seat finishes last and the computer plays it on,
-        so that the others finish their game, until one timed seat is left."""
-        room, clock = self.room, self.room.clock
-        assert clock is not None and room.state is not None
-        seat = room.seats[index]
-        room.flagged[seat.colour] = seat.rated_as
-        clock.flag(index, now_ms)
-        timed = [each for each in range(len(room.seats)) if each not in clock.untimed]
-        ends = len(timed) < 2
-        room.history.add(
-            FLAGGED,
-            self.services.wall(),
-            seat=seat.colour,
-            name=seat.name if seat.belongs_to_person else None,
-            ends=ends,
-        )
-        if ends:
-            result = self._end(room.state)
-            rated = self.services.known.rate(room, result)
-            return [*self.services.shown(room), *rated]
-        level = room_level(room)
-        if seat.belongs_to_person:
-            seat.hand_to_computer(level)
-        else:
-            seat.level = level
-        room.record_seat_change(seat)
-        return [*self.seats.told(seat, by=None), *self.services.shown(room)]
-
-    def vacation(self, player: str, from_ms: int, until_ms: int) -> bool:
-        """The days clocks of `player`'s seats here stand still from `from_ms` to `until_ms`
-        (a vacation), or run again now where `until_ms` is not later (one ended early).
-        Whether anything changed."""
-        room, clock = self.room, self.room.clock
-        if clock is None or clock.control.kind != DAYS or room.status is not Status.PLAYING:
-            return False
-        now = room.now_ms()
-        changed = False
-        for index, seat in enumerate(room.seats):
-            if seat.player != player or seat.holder is not Holder.HUMAN:
-                continue
-            held = clock.holds.get(index)
-            if until_ms > now:
-                clock.hold(index, from_ms, until_ms)
-            elif held is not None:
-                clock.holds[index] = (held[0], min(held[1], until_ms))
-                clock.settle(now)
-            else:
-                continue
-            changed = True
-        return changed
-
-    def paused(self, since_ms: int) -> int:
-        """The room's server was away from `since_ms` till now: the time is given back to
-        the seat to move, and the history says so. The time given back."""
-        room, clock = self.room, self.room.clock
-        if clock is None or clock.running is None or room.status is not Status.PLAYING:
-            return 0
-        colour = room.seats[clock.running].colour
-        given = clock.paused(since_ms, room.now_ms())
-        if given > 0:
-            room.history.add(CLOCK_PAUSED, self.services.wall(), seat=colour, given_ms=given)
-            self.services.journal.unsaved.add(room.id)
-        return given
-
     # Talk.
 
     def _chat(self, conn: ConnId, message: m.Chat) -> Outbox:
@@ -485,7 +406,7 @@ class Table:
     def tick(self, now: float, *, flags: bool = True) -> Outbox:
         """A proposal nobody answered in time ends; seats of people long away go to
         stand-ins; a seat out of time is flagged (unless `flags` is false)."""
-        outbox = self.consent.expire(now) + (self.time_up() if flags else [])
+        outbox = self.consent.expire(now) + (self.timing.time_up() if flags else [])
         if self.room.status is Status.PLAYING:
             outbox += self.seats.stand_in(now)
         return outbox

@@ -6,11 +6,14 @@ files into a running server's context either takes them whole or leaves it as it
 renewal gone wrong never leaves the server without a certificate.
 """
 
+import logging
 import shutil
 import ssl
 import tempfile
 from pathlib import Path
 from typing import Final, NoReturn
+
+log = logging.getLogger("parlour.server")
 
 CERTIFICATE_MARK: Final = "-----BEGIN CERTIFICATE-----"
 
@@ -97,3 +100,21 @@ class _RefusePassphrase:
             f"the key in {self.key} is encrypted: give the key without its passphrase"
             " (openssl pkey -in KEY -out PLAIN)"
         )
+
+
+def reload_certificate(
+    context: ssl.SSLContext | None, cert: Path | None, key: Path | None
+) -> bool:
+    """Read the certificate files again (a renewal) into the context a server serves: the
+    next handshakes get the new certificate, open connections keep theirs. Files that cannot
+    be used are logged and the certificate served stays. Whether it took."""
+    if context is None or cert is None or key is None:
+        log.warning("asked to reload the certificate, but this server serves no TLS")
+        return False
+    try:
+        load_certificate(context, cert, key)
+    except TlsError as error:
+        log.error("certificate not reloaded, still serving the one before: %s", error)
+        return False
+    log.info("certificate reloaded from %s and %s", cert, key)
+    return True

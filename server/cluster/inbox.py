@@ -125,10 +125,10 @@ class Inbox:
             case env.Owner():
                 self._owner_changed(envelope.room, envelope.node, envelope.fence)
             case env.Turn():
-                told = envelope.notice.outbox(self.lobby.players, self.connections)
+                told = envelope.notice.outbox(self.lobby.people.players, self.connections)
                 self.edge.deliver_here(told)
             case env.Vacation() if envelope.edge != self.link.node:
-                held = self.lobby.apply_vacation(
+                held = self.lobby.timekeeper.apply_vacation(
                     envelope.player, envelope.from_ms, envelope.until_ms
                 )
                 self.edge.send(held)
@@ -141,7 +141,7 @@ class Inbox:
         if room is None:
             self.edge.publish(request.edge, env.Moved(request.seq))
             return
-        self.lobby.know(request.conn, request.name, request.player)
+        self.lobby.people.know(request.conn, request.name, request.player)
         if request.member and request.conn not in room.connections():
             # The room was taken over, or the connection dropped while its node seemed
             # lost: it comes back in before its request, whatever became of its Attach.

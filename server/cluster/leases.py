@@ -214,8 +214,8 @@ class Leases:
 
     def _drop_connections_of(self, nodes: set[int]) -> None:
         """Nodes whose heartbeat ran out: their connections are gone from this node's rooms."""
-        conns = [conn for conn in self.lobby.entered if node_of(conn) in nodes]
-        conns += [conn for conn in self.lobby.names if node_of(conn) in nodes]
+        conns = [conn for conn in self.lobby.people.entered if node_of(conn) in nodes]
+        conns += [conn for conn in self.lobby.people.names if node_of(conn) in nodes]
         outbox: Outbox = []
         for conn in dict.fromkeys(conns):
             outbox += self.lobby.disconnect(conn)

@@ -212,7 +212,7 @@ class ClusterNode:
         everyone = self.link.cluster_channel()
         turns = [(everyone, env.Turn(notice)) for notice in self.lobby.your_turns()]
         self.outbound.change(Change(writes, outbox, done, request, turns=turns))
-        for player, start, until in self.lobby.vacations_taken():
+        for player, start, until in self.lobby.timekeeper.vacations_taken():
             self.outbound.publish(everyone, env.Vacation(player, start, until, self.node))
 
     def deliver_here(self, outbox: Outbox) -> None:
@@ -263,7 +263,7 @@ class ClusterNode:
         # Idle connections made before Redis went away are dead: not one request should
         # meet one.
         self.shell.spawn(self.redis.connection_pool.disconnect(inuse_connections=False))
-        self.send(self.lobby.resume_clocks(self._lost_at))
+        self.send(self.lobby.timekeeper.resume_clocks(self._lost_at))
         self.lobby.recheck()
         self.shell.follow_up()
 

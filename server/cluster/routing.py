@@ -125,7 +125,7 @@ class Routing:
         if isinstance(message, m.ListRooms):
             self.shell.spawn(self._list_rooms(conn, message))
             return
-        named = self.lobby.guest_name(conn, message)
+        named = self.lobby.people.guest_name(conn, message)
         if named is not None and (conn, named) not in self._names_free:
             self._behind[conn] = []
             self.shell.spawn(self._check_name_then_go_on(conn, message, named))
@@ -188,7 +188,7 @@ class Routing:
         asked for (the lobby asks SQLite itself), then act on the request or refuse it."""
         try:
             holder = await self.records.holder_of(name)
-            free: bool | None = holder in (None, self.lobby.players.get(conn))
+            free: bool | None = holder in (None, self.lobby.people.players.get(conn))
         except Exception:
             log.exception("could not ask Redis whether the name %r is held", name)
             self.edge.deliver_here([(conn, unavailable(message.id, AWAY))])
@@ -272,8 +272,8 @@ class Routing:
     ) -> None:
         seq = self.forwarding.add(conn, message, room, owner, moves)
         self.members.asked_node(conn, owner)
-        name = self.lobby.names.get(conn, "")
-        player = self.lobby.players.get(conn, "")
+        name = self.lobby.people.names.get(conn, "")
+        player = self.lobby.people.players.get(conn, "")
         held = self.members.held(conn, room)
         token = None if held is None else held.token
         request = env.Request(
@@ -326,8 +326,8 @@ class Routing:
 
     def _put_one_back(self, conn: ConnId, room: str, held: Held, node: int) -> None:
         held.at = node
-        name = self.lobby.names.get(conn, "")
-        player = self.lobby.players.get(conn, "")
+        name = self.lobby.people.names.get(conn, "")
+        player = self.lobby.people.players.get(conn, "")
         attach = env.Attach(self.node, conn, name, room, held.token, player)
         if node == self.node:
             self.attach(attach)
@@ -342,7 +342,7 @@ class Routing:
         room = self.leases.owned(attach.room)
         if room is None:
             return
-        self.lobby.know(attach.conn, attach.name, attach.player)
+        self.lobby.people.know(attach.conn, attach.name, attach.player)
         outbox = self.lobby.handle(attach.conn, _coming_back(room, attach))
         if isinstance(outbox[0][1], m.Error):
             outbox = self.lobby.handle(attach.conn, m.Spectate(room=room.code or room.id))

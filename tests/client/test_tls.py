@@ -241,7 +241,7 @@ async def test_a_bad_certificate_is_refused_even_with_the_ca(
         url = f"wss://127.0.0.1:{server.port}/ws"
         with pytest.raises(CertificateError) as refused:
             await Connection.open(url, "ann", ca=tls_files.ca)
-        assert not server.lobby.names
+        assert not server.lobby.people.names
     assert str(refused.value).startswith(f"cannot connect to {url} securely: {said}")
     assert "--ca FILE" in str(refused.value)
 
@@ -273,7 +273,7 @@ async def test_wss_is_never_made_plain_and_plain_hints_at_wss(
     with pytest.raises(ConnectError, match="the TLS handshake failed") as refused:
         await Connection.open(f"wss://127.0.0.1:{plain_port}", "ann")
     assert not isinstance(refused.value, CertificateError)
-    assert not server.lobby.names, "no hello reached the plain server"
+    assert not server.lobby.people.names, "no hello reached the plain server"
     with pytest.raises(ConnectError, match="if it serves TLS, its address is wss://HOST:PORT"):
         await Connection.open(wss_url.replace("wss://", "ws://"), "ann")
 

@@ -181,12 +181,12 @@ def test_a_seat_out_of_time_loses_a_two_seat_game_and_may_not_move_after() -> No
     control = {"kind": "live", "base_s": 30}
     room = started(lobby, "othello", ["black", "white"], time_control=control)
     move(lobby, room)  # black moves at once; white's 30 s run
-    deadline = lobby.next_deadline()
+    deadline = lobby.timekeeper.next_deadline()
     assert deadline == UNIX + 30 + GRACE_MS / 1000
     wall.now = deadline - 0.001
-    assert lobby.flags_due() == []
+    assert lobby.timekeeper.flags_due() == []
     wall.now = deadline
-    told = lobby.flags_due()
+    told = lobby.timekeeper.flags_due()
     view = to(told, 1)[0]
     assert isinstance(view, m.RoomView)
     assert view.room["status"] == "finished" and view.room["flagged"] == ["white"]
@@ -232,8 +232,8 @@ def test_the_other_seat_gets_a_tie_where_it_could_not_have_won() -> None:
         time_control={"kind": "live", "base_s": 15},
     )
     wall.now += 16.0
-    assert lobby.next_deadline() == UNIX + 16.0
-    lobby.flags_due()
+    assert lobby.timekeeper.next_deadline() == UNIX + 16.0
+    lobby.timekeeper.flags_due()
     held = lobby.rooms[room]
     assert held.status is Status.FINISHED and list(held.flagged) == ["black"]
     result = lobby.take_unsaved().results[0]
@@ -254,9 +254,9 @@ def test_in_a_game_of_three_the_computer_plays_on_for_the_seat_out_of_time() -> 
     assert held.state is not None
     first = held.seats[held.state.to_move]
     wall.now += 61.0
-    deadline = lobby.next_deadline()
+    deadline = lobby.timekeeper.next_deadline()
     assert deadline is not None and deadline <= wall.now
-    told = lobby.flags_due()
+    told = lobby.timekeeper.flags_due()
     assert held.status is Status.PLAYING and list(held.flagged) == [first.colour]
     assert first.holder is Holder.BOT and first.name is not None, "the computer plays it for them"
     notices = [message for _, message in told if isinstance(message, m.SeatSet)]
@@ -360,7 +360,7 @@ def test_my_games_and_your_turn_say_how_long_the_seat_to_move_has_left() -> None
     move(lobby, room)  # black took 12 s; white (Bob) is to move with 300 s
     (notice,) = lobby.your_turns()
     assert notice.time_left_ms == 300_000
-    told = notice.outbox(lobby.players, {1, 2, 3})
+    told = notice.outbox(lobby.people.players, {1, 2, 3})
     assert [conn for conn, _ in told] == [3], "Bob's other connection, not the one in the room"
     wall.now += 40.0
     mine = answer(lobby.handle(3, m.MyGames()), 3)
@@ -377,8 +377,8 @@ def test_live_games_move_ratings_of_their_own_kind_only() -> None:
     live = {"kind": "live", "base_s": 60}
     room = started(lobby, "othello", ["black", "white"], time_control=live)
     wall.now += 61.0 + GRACE_MS / 1000  # black never moves: white wins on time
-    assert lobby.next_deadline() is not None
-    lobby.flags_due()
+    assert lobby.timekeeper.next_deadline() is not None
+    lobby.timekeeper.flags_due()
     changes = lobby.rooms[room].rating_changes
     assert changes is not None and changes["white"]["after"] > changes["black"]["after"]
     boards = {
@@ -408,13 +408,13 @@ def test_clocks_stand_still_while_a_keeper_cannot_keep_its_rooms() -> None:
     lost_at = wall.now  # a cluster node loses Redis: nothing moves, nobody is flagged
     wall.now += 120.0
     assert lobby.tick(flags=False) == [] and lobby.rooms[room].status is Status.PLAYING
-    told = lobby.resume_clocks(lost_at)
+    told = lobby.timekeeper.resume_clocks(lost_at)
     view = to(told, 2)[0]
     assert isinstance(view, m.RoomView)
     assert view.room["clock"]["left_ms"]["black"] == 55_000
     (paused,) = [e for e in lobby.rooms[room].history.window() if e["kind"] == "clock_paused"]
     assert paused == paused | {"seat": "black", "given_ms": 120_000}
-    assert lobby.flags_due() == [] and lobby.rooms[room].status is Status.PLAYING
+    assert lobby.timekeeper.flags_due() == [] and lobby.rooms[room].status is Status.PLAYING
 
 
 def holder_of(room: Room, colour: str) -> Holder:
@@ -491,10 +491,10 @@ def test_a_player_on_vacation_keeps_their_days_clocks_still() -> None:
     wall.now += 3 * 86_400 - 1.0
     lobby.tick()
     assert lobby.rooms[room].status is Status.PLAYING, "no flag while on vacation"
-    deadline = lobby.next_deadline()
+    deadline = lobby.timekeeper.next_deadline()
     assert deadline == reply.until
     wall.now = float(reply.until)
-    back = to(lobby.flags_due(), 1)[0]
+    back = to(lobby.timekeeper.flags_due(), 1)[0]
     assert isinstance(back, m.RoomView) and back.room["clock"]["running"] == "white"
     assert back.room["clock"]["left_ms"]["white"] == 2 * DAY_MS - 3_600_000
     live_clock = lobby.rooms[live].clock

@@ -80,7 +80,7 @@ def notices(lobby: Lobby) -> Outbox:
     """The `your_turn` messages the shell sends now, to any of the lobby's connections."""
     told: Outbox = []
     for notice in lobby.your_turns():
-        told += notice.outbox(lobby.players, lobby.players)
+        told += notice.outbox(lobby.people.players, lobby.people.players)
     for conn, _ in told:
         to(told, conn)  # each fits the wire's schema
     return told

@@ -131,8 +131,8 @@ def test_a_flag_in_a_real_room_reads_the_same_on_the_page(page: Page) -> None:
     control = {"kind": "live", "base_s": 60, "increment_s": 5}
     room = started(lobby, "tribolo", ["blue", "red", "green"], time_control=control)
     wall.now += 61.0
-    assert lobby.next_deadline() is not None
-    lobby.flags_due()
+    assert lobby.timekeeper.next_deadline() is not None
+    lobby.timekeeper.flags_due()
     entries = lobby.rooms[room].history.window()
     lines = history_lines(entries)
     assert any("ran out of time; the computer plays on." in line for line in lines)

@@ -205,8 +205,12 @@ def test_a_seat_out_of_time_is_shown_and_said_in_a_game_of_two() -> None:
     assert room.clock_faces(local.now)["white"].text == "0:09.5"
     assert room.clock_faces(local.now)["white"].low
     wall.now += 10.5
-    assert lobby.next_deadline() == wall.now
-    views = [message for message in to(lobby.flags_due(), 1) if isinstance(message, m.RoomView)]
+    assert lobby.timekeeper.next_deadline() == wall.now
+    views = [
+        message
+        for message in to(lobby.timekeeper.flags_due(), 1)
+        if isinstance(message, m.RoomView)
+    ]
     assert views, "the flag was told"
     before = room.flagged
     for view in views:
@@ -229,8 +233,8 @@ def test_in_a_game_of_three_the_seat_out_of_time_is_said_to_be_played_on() -> No
     assert first is not None
     name = room.holder(first)["name"]
     wall.now += 61.0
-    assert lobby.next_deadline() is not None
-    for message in to(lobby.flags_due(), 2):
+    assert lobby.timekeeper.next_deadline() is not None
+    for message in to(lobby.timekeeper.flags_due(), 2):
         room.apply(message)
     assert room.flagged == [first] and room.status == "playing"
     assert room.flag_words([]) == [

@@ -133,8 +133,8 @@ def test_a_flag_reads_as_the_live_log_told_it() -> None:
     shown = answer(lobby.handle(1, m.GetRoom(room=room_id)), 1)
     room = RoomModel(shown.room, room_id)
     wall.now += 16.0
-    assert lobby.next_deadline() is not None
-    for message in to(lobby.flags_due(), 1):
+    assert lobby.timekeeper.next_deadline() is not None
+    for message in to(lobby.timekeeper.flags_due(), 1):
         room.apply(message)
     assert room.flagged == ["black"]
     entries = lobby.rooms[room_id].history.window()

@@ -1,0 +1,112 @@
+"""A table's clock (protocol.md 2.12), the part of a table that keeps time: a seat flagged
+when its time runs out (losing a game of two; last in a game of three, the computer playing
+it on), a vacation standing a player's days clocks still, and the time given back after
+the room's server was away."""
+
+from collections.abc import Callable
+from typing import Any
+
+from parlour.protocol.timecontrol import DAYS
+from parlour.rules import State
+
+from .answers import Outbox
+from .history import CLOCK_PAUSED, FLAGGED
+from .room import Holder, Room, Status
+from .scores import Result
+from .seats import Seats, room_level
+from .services import Services
+
+
+class TableClock:
+    """A room's time, for its table."""
+
+    def __init__(
+        self,
+        room: Room,
+        services: Services,
+        seats: Seats,
+        end: Callable[[State[Any]], Result],
+    ) -> None:
+        self.room = room
+        self.services = services
+        self.seats = seats
+        self.end = end
+        """How the table ends a game: its result noted, the room finished."""
+
+    def time_up(self) -> Outbox:
+        """Flag the seat to move if its time (and grace) ran out, and show the room when a
+        vacation ended: worked out when the room is next asked anything, or when the
+        lobby's time for it comes."""
+        room, clock = self.room, self.room.clock
+        if clock is None or room.status is not Status.PLAYING:
+            return []
+        now = room.now_ms()
+        shown = self.services.shown(room) if clock.settle(now) else []
+        seat = clock.out_of_time(now)
+        return shown if seat is None else self._flag(seat, now)
+
+    def _flag(self, index: int, now_ms: int) -> Outbox:
+        """`index`'s time ran out. Of two seats, the other wins (or ties, where it could not
+        win by the rules); of three, the seat finishes last and the computer plays it on,
+        so that the others finish their game, until one timed seat is left."""
+        room, clock = self.room, self.room.clock
+        assert clock is not None and room.state is not None
+        seat = room.seats[index]
+        room.flagged[seat.colour] = seat.rated_as
+        clock.flag(index, now_ms)
+        timed = [each for each in range(len(room.seats)) if each not in clock.untimed]
+        ends = len(timed) < 2
+        room.history.add(
+            FLAGGED,
+            self.services.wall(),
+            seat=seat.colour,
+            name=seat.name if seat.belongs_to_person else None,
+            ends=ends,
+        )
+        if ends:
+            result = self.end(room.state)
+            rated = self.services.known.rate(room, result)
+            return [*self.services.shown(room), *rated]
+        level = room_level(room)
+        if seat.belongs_to_person:
+            seat.hand_to_computer(level)
+        else:
+            seat.level = level
+        room.record_seat_change(seat)
+        return [*self.seats.told(seat, by=None), *self.services.shown(room)]
+
+    def vacation(self, player: str, from_ms: int, until_ms: int) -> bool:
+        """The days clocks of `player`'s seats here stand still from `from_ms` to `until_ms`
+        (a vacation), or run again now where `until_ms` is not later (one ended early).
+        Whether anything changed."""
+        room, clock = self.room, self.room.clock
+        if clock is None or clock.control.kind != DAYS or room.status is not Status.PLAYING:
+            return False
+        now = room.now_ms()
+        changed = False
+        for index, seat in enumerate(room.seats):
+            if seat.player != player or seat.holder is not Holder.HUMAN:
+                continue
+            held = clock.holds.get(index)
+            if until_ms > now:
+                clock.hold(index, from_ms, until_ms)
+            elif held is not None:
+                clock.holds[index] = (held[0], min(held[1], until_ms))
+                clock.settle(now)
+            else:
+                continue
+            changed = True
+        return changed
+
+    def paused(self, since_ms: int) -> int:
+        """The room's server was away from `since_ms` till now: the time is given back to
+        the seat to move, and the history says so. The time given back."""
+        room, clock = self.room, self.room.clock
+        if clock is None or clock.running is None or room.status is not Status.PLAYING:
+            return 0
+        colour = room.seats[clock.running].colour
+        given = clock.paused(since_ms, room.now_ms())
+        if given > 0:
+            room.history.add(CLOCK_PAUSED, self.services.wall(), seat=colour, given_ms=given)
+            self.services.journal.unsaved.add(room.id)
+        return given
