@@ -73,7 +73,8 @@ class TableClock:
         else:
             seat.level = level
         room.record_seat_change(seat)
-        return [*self.seats.told(seat, by=None), *self.services.shown(room)]
+        shown = self.services.shown(room)  # that the seat ran out, before who plays it on
+        return [*shown, *self.seats.told(seat, by=None)]
 
     def vacation(self, player: str, from_ms: int, until_ms: int) -> bool:
         """The days clocks of `player`'s seats here stand still from `from_ms` to `until_ms`
