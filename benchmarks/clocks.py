@@ -101,6 +101,20 @@ class Flags:
                 self.done.set()
 
 
+def live_room(base_s: int) -> Message:
+    """`create_room` for a private Othello room, black taken, with a live clock of `base_s`
+    seconds a seat and no increment."""
+    control = {"kind": "live", "base_s": base_s, "increment_s": 0}
+    return {
+        "type": "create_room",
+        "game": "othello",
+        "board": 1,
+        "seat": "black",
+        "public": False,
+        "time_control": control,
+    }
+
+
 async def make_rooms(uri: str, clocks: int, flags: Flags) -> list[Peer]:
     """`clocks` started rooms, each with a live clock running for its first seat."""
     codec = codec_for(MSGPACK)
@@ -113,18 +127,7 @@ async def make_rooms(uri: str, clocks: int, flags: Flags) -> list[Peer]:
 
     async def host(peer: Peer, numbers: range) -> None:
         for number in numbers:
-            base = FIRST_BASE_S + number * SPREAD_S // clocks
-            control = {"kind": "live", "base_s": base, "increment_s": 0}
-            made = await peer.request(
-                {
-                    "type": "create_room",
-                    "game": "othello",
-                    "board": 1,
-                    "seat": "black",
-                    "public": False,
-                    "time_control": control,
-                }
-            )
+            made = await peer.request(live_room(FIRST_BASE_S + number * SPREAD_S // clocks))
             room = made["room"]["room"]
             await peer.request({"type": "join", "room": room, "seat": "white", "name": "Other"})
             await peer.request({"type": "start", "room": room})
@@ -170,17 +173,7 @@ async def play_game(uri: str, minutes: float, seed: int) -> Drawing:
     gate = asyncio.Semaphore(2)
     black = await Peer.open(uri, codec, "Black", None, gate)
     white = await Peer.open(uri, codec, "White", None, gate)
-    control = {"kind": "live", "base_s": round(minutes * 60), "increment_s": 0}
-    made = await black.request(
-        {
-            "type": "create_room",
-            "game": "othello",
-            "board": 1,
-            "seat": "black",
-            "public": False,
-            "time_control": control,
-        }
-    )
+    made = await black.request(live_room(round(minutes * 60)))
     room = made["room"]["room"]
     await white.request({"type": "join", "room": made["code"], "seat": "white"})
     drawing = Drawing()
