@@ -40,13 +40,16 @@ from .addresses import METRICS_FROM, TRUSTED_PROXIES, Network, client_address, n
 from .answers import Outbox
 from .archive import ArchiveAsk, RemoteArchive, answer_remotely
 from .known import ReplayAsked
+from .letters import Site
 from .lobby import Lobby
+from .mailer import Mailer
 from .metrics import Metrics
-from .reach import advertises_tls, reachable
+from .reach import EVERY_ADDRESS, advertises_tls, joined, reachable
 from .records import RecordError, record_text, restore_room
 from .room import ConnId, Status
 from .routes import http_router
 from .services import Limits
+from .smtp import MailSettingsError, read_mail_from, read_smtp_url
 from .static import WebSite
 from .store import FILE_NAME as STORE_FILE
 from .store import MEMORY, Store
@@ -65,6 +68,8 @@ TASKS_STOP_SECONDS: Final = 5.0
 TASKS_CANCEL_AGAIN: Final = 0.2
 """Seconds between cancelling a background task that goes on and cancelling it again."""
 CLOSE_TIMEOUT: Final = 2.0
+MAIL_INTERVAL: Final = 60.0
+"""Seconds between looks for the digests and reminders due."""
 
 
 @dataclass
@@ -112,6 +117,13 @@ class ServerConfig:
     metrics_port: int | None = None
     """A port of its own for `/metrics` (and `/healthz`), in plain HTTP on `host`, which
     the game's port then does not serve metrics on."""
+    smtp: str | None = None
+    """The SMTP server to send players' mail through (`smtp.read_smtp_url`); without one
+    the server offers no mail (protocol.md 2.13)."""
+    mail_from: str | None = None
+    """The address mail is sent from, with `smtp`."""
+    mail_interval: float = MAIL_INTERVAL
+    """Seconds between looks for the digests and reminders due."""
 
 
 class Keeper(Protocol):
@@ -200,7 +212,8 @@ class ParlourServer:
 
     def __init__(self, config: ServerConfig, keeper: KeeperMaker | None = None) -> None:
         """TlsError if the configuration's certificate files cannot be used; AdvertiseError
-        if it advertises addresses some over TLS and some not."""
+        if it advertises addresses some over TLS and some not; MailSettingsError if its
+        SMTP server or sender cannot be used."""
         self.config = config
         self.lobby = Lobby(clock=time.monotonic, limits=config.limits)
         self.trusted: tuple[Network, ...] = networks(config.trusted_proxies)
@@ -224,6 +237,9 @@ class ParlourServer:
         self.ssl_context: ssl.SSLContext | None = tls_context(config)
         """What the server serves TLS with, when it does; `reload_tls` renews it in place."""
         self.lobby.tls = self.ssl_context is not None or advertises_tls(config.advertise)
+        self.mailer: Mailer | None = mailer_for(config, self.metrics)
+        """What sends players' mail, where the server has an SMTP server to send it by."""
+        self.lobby.mailing.enabled = self.mailer is not None
         self.keeper: Keeper = (keeper or InProcess)(self)
 
     @property
@@ -265,6 +281,9 @@ class ParlourServer:
             # Finding this machine's addresses may ask DNS for its own name: off the loop.
             reach = await asyncio.to_thread(reachable, config.host, self.port, config.advertise)
             self.lobby.reach = reach
+            here = "127.0.0.1" if config.host in EVERY_ADDRESS else config.host
+            address = reach[0] if reach else joined(here, self.port)
+            self.lobby.mailing.site = Site(address, self.lobby.tls)
         except BaseException:
             for server in (self._server, self._metrics_server):
                 if server is not None:
@@ -274,6 +293,9 @@ class ParlourServer:
             raise
         self.spawn(self._tick_forever())
         self.spawn(self._flags_forever())
+        if self.mailer is not None:
+            self.spawn(self.mailer.run_forever())
+            self.spawn(self._mail_forever())
 
     async def _listen(self) -> Server:
         separate_metrics = self.config.metrics_port is not None
@@ -345,6 +367,8 @@ class ParlourServer:
             if server is not None:
                 await server.wait_closed()
         await self._stop_tasks()
+        if self.mailer is not None and self.mailer.queued:
+            log.warning("stopping with %d mail(s) not sent", self.mailer.queued)
         if self._workers is not None:
             await self._workers.close()
         await self.keeper.close()
@@ -497,6 +521,9 @@ class ParlourServer:
             self.spawn(self._ask_archive(ask))
         for replay in self.lobby.replays_asked():
             self.spawn(self._build_replay(replay))
+        for mail in self.lobby.mails():
+            if self.mailer is not None:
+                self.mailer.post(mail)
         self._schedule_bots()
         deadline = self.lobby.next_deadline()
         if deadline is not None and deadline < self._waiting_until:
@@ -598,6 +625,24 @@ class ParlourServer:
                 continue
             self._send(self.lobby.flags_due())
             self.follow_up()
+
+    async def _mail_forever(self) -> None:
+        """Look for the digests and reminders due now and then; not while a cluster node is
+        cut off from Redis."""
+        while True:
+            await asyncio.sleep(self.config.mail_interval)
+            if self.keeper.may_think():
+                self._send(self.lobby.mail_sweep())
+                self.follow_up()
+
+    async def mail_round(self) -> None:
+        """One look for the digests and reminders due, its questions to a remote database
+        answered and the mails it made sent (or put off till their next try)."""
+        self._send(self.lobby.mail_sweep())
+        await asyncio.gather(*(self._ask_archive(ask) for ask in self.lobby.archive_asks()))
+        self.follow_up()
+        if self.mailer is not None:
+            await self.mailer.idle()
 
     async def _tick_forever(self) -> None:
         while True:
@@ -724,6 +769,19 @@ class InProcess:
                 await asyncio.to_thread(store.checkpoint)
             except sqlite3.Error:
                 log.exception("checkpoint of %s failed; trying again later", store.path)
+
+
+def mailer_for(config: ServerConfig, metrics: Metrics) -> Mailer | None:
+    """What sends mail through the configuration's SMTP server, if it names one.
+
+    MailSettingsError if its URL or sender cannot be used, or one comes without the other.
+    """
+    if config.smtp is None and config.mail_from is None:
+        return None
+    if config.smtp is None or config.mail_from is None:
+        raise MailSettingsError("give both the SMTP server (smtp) and its sender (mail_from)")
+    server = read_smtp_url(config.smtp)
+    return Mailer(server, read_mail_from(config.mail_from), metrics.mails, metrics.mails_waiting)
 
 
 def tls_context(config: ServerConfig) -> ssl.SSLContext | None:

@@ -23,12 +23,25 @@ from parlour.rules import GAMES, Game, RulesError, State
 from parlour.rules.dealing import MAX_BOARD_NUMBER
 
 from .answers import Outbox, refuse
-from .archive import Archive, ArchiveAsk, ClaimName, GetSave, PutSave, SavesQuery, ScoreCardQuery
+from .archive import (
+    Archive,
+    ArchiveAsk,
+    ClaimName,
+    DigestQuery,
+    EmailQuery,
+    GetSave,
+    PutSave,
+    ReminderQuery,
+    SavesQuery,
+    ScoreCardQuery,
+)
 from .asking import Asker, filed_answer
 from .gamefiles import saved_text
 from .guesses import GuessLimit
 from .journal import Journal, Unsaved
 from .known import Known, ReplayAsked
+from .letters import Mail
+from .mailing import Mailing
 from .notices import TurnNotice, TurnNotices
 from .people import People, welcome
 from .room import ConnId, LeftSeats, Room, Seat, Status
@@ -139,6 +152,14 @@ class Lobby:
             journal=self.journal,
             suggestions=self.suggestions,
         )
+        self.mailing = Mailing(
+            self.asker,
+            self.people,
+            self.rooms,
+            self.notices,
+            lambda: int(self.services.wall() * 1000),
+        )
+        """Players' addresses and the mail they are sent (protocol.md 2.13)."""
 
     def handle(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
         """Act on one valid request; a refusal is an `error` to the sender and changes nothing."""
@@ -177,6 +198,8 @@ class Lobby:
                 return self.known.leaderboard(conn, message)
             case m.Replay():
                 return self.known.replay(conn, message, lambda ref: self._room_game(conn, ref))
+            case m.SetEmail() | m.VerifyEmail() | m.GetEmail():
+                return self.mailing.handle(conn, message)
         raise AssertionError(f"no handler for {type(message).__name__}")
 
     # Connections.
@@ -469,7 +492,17 @@ class Lobby:
     def your_turns(self) -> list[TurnNotice]:
         """Every turn passed to a seat a player holds as a person since the last call, once
         each, for the shell to tell that player's connections outside the room."""
-        return self.notices.look(self.rooms, self.journal.take_turns())
+        now_ms = int(self.services.wall() * 1000)
+        return self.notices.look(self.rooms, self.journal.take_turns(), now_ms)
+
+    def mail_sweep(self) -> Outbox:
+        """Look for the digests and reminders due now (`Mailing.sweep`); the mails come
+        from `mails`, at once where the database is at hand."""
+        return self.mailing.sweep()
+
+    def mails(self) -> list[Mail]:
+        """Every mail made since the last call, for the shell to send."""
+        return self.mailing.take()
 
     def seats_changed(self) -> set[tuple[str, str]]:
         """The seats (room, colour) that changed since the last call: their bots' searches
@@ -507,7 +540,8 @@ class Lobby:
                 case ClaimName():
                     assert conn is not None
                     player = self.people.claimed(conn, query, found)
-                    return [(conn, welcome(request, player, self.reach, self.tls))]
+                    email = self.mailing.enabled
+                    return [(conn, welcome(request, player, self.reach, self.tls, email=email))]
                 case GetSave():
                     assert conn is not None and ask.room is not None
                     text = saved_text(query, found)
@@ -515,6 +549,8 @@ class Lobby:
                 case ScoreCardQuery() | SavesQuery() | PutSave() | SetInitials():
                     assert conn is not None
                     return filed_answer(conn, request, query, found)
+                case EmailQuery() | DigestQuery() | ReminderQuery():
+                    return self.mailing.archived(conn, request, query, found)
                 case _:
                     return self.known.archived(conn, request, query, ask.room)(found)
         except ProtocolError as error:
@@ -522,6 +558,8 @@ class Lobby:
 
     def archive_failed(self, ask: ArchiveAsk) -> Outbox:
         """The database could not be asked: the request may be sent again."""
+        if isinstance(ask.query, EmailQuery | DigestQuery | ReminderQuery):
+            self.mailing.failed(ask.query)
         if ask.conn is None:
             return []
         error = refuse(ErrorCode.UNAVAILABLE, "the game records cannot be reached; try again soon")

@@ -19,6 +19,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from .emails import (
+    Digest,
+    DigestDue,
+    EmailAnswer,
+    EmailChange,
+    EmailRecord,
+    NotYet,
+    digest_due,
+)
 from .ratings import COMPUTER, NEW, Rating, is_computer, rate_players
 from .records import RecordText
 from .scores import CHANGED, COMPUTER_NAME, Result, best_of, record_id
@@ -80,6 +89,10 @@ MIGRATIONS: Final = (
         " WHERE player IS NOT NULL",
     ),
     ("CREATE TABLE alive (id INTEGER PRIMARY KEY CHECK (id = 0), at REAL NOT NULL)",),
+    (
+        "CREATE TABLE emails (player TEXT PRIMARY KEY, record TEXT NOT NULL)",
+        "CREATE TABLE mailed (marker TEXT PRIMARY KEY, until_ms INTEGER NOT NULL)",
+    ),
 )
 """Each entry's statements take the schema from the version of its index to the next."""
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -481,6 +494,54 @@ class Store:
             (room, int(version)),
         ).fetchone()
         return None if row is None else str(row[0])
+
+    def change_email(self, player: str, change: EmailChange, now_ms: int) -> EmailAnswer:
+        """Apply a request about `player`'s address to their record (`emails.py`)."""
+        with self._transaction():
+            record = self._email(player)
+            after, answer = change.apply(record, player, now_ms)
+            if after != record:
+                self._put_email(player, after)
+        return answer
+
+    def claim_digest(
+        self, player: str, began_ms: int, now_ms: int, games: tuple[dict[str, Any], ...]
+    ) -> Digest | NotYet:
+        """A digest of `games` to send `player` now, noted as sent; or when to ask again
+        (`emails.digest_due`)."""
+        with self._transaction():
+            record = self._email(player)
+            due = digest_due(record, began_ms, now_ms)
+            if not isinstance(due, DigestDue):
+                return due
+            if not games:
+                return NotYet(None)
+            self._put_email(player, record.digested(now_ms))
+        return Digest(due.address, games, due.hours)
+
+    def claim_reminder(self, player: str, marker: str, now_ms: int, keep_ms: int) -> str | None:
+        """`player`'s verified address, the first time the turn `marker` is asked of."""
+        with self._transaction():
+            record = self._email(player)
+            if record.address is None or not record.verified:
+                return None
+            self._db.execute("DELETE FROM mailed WHERE until_ms < ?", (now_ms,))
+            cursor = self._db.execute(
+                "INSERT OR IGNORE INTO mailed (marker, until_ms) VALUES (?, ?)",
+                (marker, now_ms + keep_ms),
+            )
+        return record.address if cursor.rowcount == 1 else None
+
+    def _email(self, player: str) -> EmailRecord:
+        row = self._db.execute("SELECT record FROM emails WHERE player = ?", (player,)).fetchone()
+        return EmailRecord.read(None if row is None else str(row[0]))
+
+    def _put_email(self, player: str, record: EmailRecord) -> None:
+        self._db.execute(
+            "INSERT INTO emails (player, record) VALUES (?, ?) ON CONFLICT (player)"
+            " DO UPDATE SET record = excluded.record",
+            (player, record.text()),
+        )
 
     def load(self) -> list[Stored]:
         """Every room written and not closed; a row that is not a readable record says so."""
