@@ -18,7 +18,9 @@ HOUR_MS: Final = 60 * 60 * 1000
 CODE_MS: Final = HOUR_MS
 """How long a code sent to an address works."""
 CODES_AN_HOUR: Final = 3
-"""Codes sent to a player's addresses within an hour at most."""
+"""Codes sent to a player's addresses within an hour at most, and to one address by all
+players together: keys cost nothing, so without the second anyone could flood another's
+mailbox with codes."""
 TRIES: Final = 5
 """Wrong codes that void the code waiting."""
 UNVERIFIED_AGAIN_MS: Final = HOUR_MS
@@ -117,8 +119,9 @@ class SetAddress:
     """The code to send if the address needs one: drawn by the caller."""
 
     def apply(
-        self, record: EmailRecord, player: str, now_ms: int
+        self, record: EmailRecord, player: str, now_ms: int, to_address: int = 0
     ) -> tuple[EmailRecord, EmailAnswer]:
+        """`to_address`: the codes sent to `address` within the hour, by anyone's asking."""
         hours = record.digest_hours if self.digest_hours is None else self.digest_hours
         if self.address is None:
             gone = EmailRecord(
@@ -133,9 +136,16 @@ class SetAddress:
             wait_s = (min(recent) + HOUR_MS - now_ms + 999) // 1000
             refused = (
                 ErrorCode.RATE_LIMITED,
-                f"{CODES_AN_HOUR} codes were sent within the hour: ask again in"
+                f"{CODES_AN_HOUR} codes were sent to you within the hour: ask again in"
                 f" {max(1, round(wait_s / 60))} minutes",
                 {"retry_after_s": wait_s},
+            )
+            return record, EmailAnswer(record.shown(), refused)
+        if to_address >= CODES_AN_HOUR:
+            refused = (
+                ErrorCode.RATE_LIMITED,
+                f"{CODES_AN_HOUR} codes went to {self.address} within the hour: ask again later",
+                {"retry_after_s": HOUR_MS // 1000},
             )
             return record, EmailAnswer(record.shown(), refused)
         waiting = replace(
@@ -158,7 +168,7 @@ class Verify:
     code: str
 
     def apply(
-        self, record: EmailRecord, player: str, now_ms: int
+        self, record: EmailRecord, player: str, now_ms: int, to_address: int = 0
     ) -> tuple[EmailRecord, EmailAnswer]:
         if record.code is None or record.address is None or now_ms >= record.code_until_ms:
             cleared = replace(record, code=None, tries=0)
@@ -183,12 +193,17 @@ class ReadAddress:
     """`get_email`."""
 
     def apply(
-        self, record: EmailRecord, player: str, now_ms: int
+        self, record: EmailRecord, player: str, now_ms: int, to_address: int = 0
     ) -> tuple[EmailRecord, EmailAnswer]:
         return record, EmailAnswer(record.shown())
 
 
 EmailChange = SetAddress | Verify | ReadAddress
+
+
+def code_address(change: EmailChange) -> str | None:
+    """The address a change may send a code to, whose codes within the hour count."""
+    return change.address if isinstance(change, SetAddress) else None
 
 
 @dataclass(frozen=True, slots=True)

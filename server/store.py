@@ -20,12 +20,14 @@ from pathlib import Path
 from typing import Any, Final
 
 from .emails import (
+    HOUR_MS,
     Digest,
     DigestDue,
     EmailAnswer,
     EmailChange,
     EmailRecord,
     NotYet,
+    code_address,
     digest_due,
 )
 from .ratings import COMPUTER, NEW, Rating, is_computer, rate_players
@@ -92,6 +94,8 @@ MIGRATIONS: Final = (
     (
         "CREATE TABLE emails (player TEXT PRIMARY KEY, record TEXT NOT NULL)",
         "CREATE TABLE mailed (marker TEXT PRIMARY KEY, until_ms INTEGER NOT NULL)",
+        "CREATE TABLE codes_sent (address TEXT NOT NULL, at_ms INTEGER NOT NULL)",
+        "CREATE INDEX codes_sent_by_address ON codes_sent (address, at_ms)",
     ),
 )
 """Each entry's statements take the schema from the version of its index to the next."""
@@ -497,11 +501,22 @@ class Store:
 
     def change_email(self, player: str, change: EmailChange, now_ms: int) -> EmailAnswer:
         """Apply a request about `player`'s address to their record (`emails.py`)."""
+        address = code_address(change)
         with self._transaction():
             record = self._email(player)
-            after, answer = change.apply(record, player, now_ms)
+            to_address = 0
+            if address is not None:
+                self._db.execute("DELETE FROM codes_sent WHERE at_ms <= ?", (now_ms - HOUR_MS,))
+                (to_address,) = self._db.execute(
+                    "SELECT count(*) FROM codes_sent WHERE address = ?", (address,)
+                ).fetchone()
+            after, answer = change.apply(record, player, now_ms, to_address)
             if after != record:
                 self._put_email(player, after)
+            if answer.code is not None:
+                self._db.execute(
+                    "INSERT INTO codes_sent (address, at_ms) VALUES (?, ?)", (address, now_ms)
+                )
         return answer
 
     def claim_digest(

@@ -24,9 +24,9 @@ class Mailbox(Controller):
 
     def _trigger_server(self) -> None:
         # Bound to port 0, the server learns its port before it checks it answers there.
-        assert self.server is not None
+        assert isinstance(self.server, asyncio.Server)
         self.port = int(self.server.sockets[0].getsockname()[1])
-        super()._trigger_server()
+        super()._trigger_server()  # type: ignore[no-untyped-call]
 
     @property
     def url(self) -> str:

@@ -17,12 +17,14 @@ from redis.asyncio.client import Pipeline
 from redis.exceptions import WatchError
 
 from ..emails import (
+    HOUR_MS,
     Digest,
     DigestDue,
     EmailAnswer,
     EmailChange,
     EmailRecord,
     NotYet,
+    code_address,
     digest_due,
 )
 from ..known import playing_in
@@ -477,16 +479,26 @@ class RedisRecords:
     async def change_email(self, player: str, change: EmailChange, now_ms: int) -> EmailAnswer:
         """As `Store.change_email`, retried if another node changes the record meanwhile."""
         key = self._key("email", player)
+        address = code_address(change)
+        codes = self._key("codes-to", address or "")
+        since = now_ms - HOUR_MS
         async with self.redis.pipeline(transaction=True) as pipe:
             while True:
                 try:
-                    await pipe.watch(key)
+                    await pipe.watch(key, codes)
                     record = EmailRecord.read(await pipe.get(key))
-                    after, answer = change.apply(record, player, now_ms)
-                    if after == record:
+                    to_address = 0
+                    if address is not None:
+                        to_address = await pipe.zcount(codes, f"({since}", "+inf")
+                    after, answer = change.apply(record, player, now_ms, to_address)
+                    if after == record and answer.code is None:
                         return answer
                     pipe.multi()  # type: ignore[no-untyped-call]
                     pipe.set(key, after.text())
+                    if answer.code is not None:
+                        pipe.zremrangebyscore(codes, "-inf", since)
+                        pipe.zadd(codes, {f"{player}:{now_ms}": now_ms})
+                        pipe.pexpire(codes, HOUR_MS)
                     await pipe.execute()
                     return answer
                 except WatchError:

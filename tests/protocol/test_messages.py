@@ -575,6 +575,9 @@ def test_a_code_reads_as_its_six_digits_with_spaces_and_dashes_dropped(code: str
     assert read("verify_email", code=code) == m.VerifyEmail(code="042917")
 
 
-@pytest.mark.parametrize("code", ["", "42917", "0429170", "04291a", "０４２９１７", "42917.0"])
+FULL_WIDTH_DIGITS = "".join(chr(0xFF10 + int(digit)) for digit in "042917")
+
+
+@pytest.mark.parametrize("code", ["", "42917", "0429170", "04291a", FULL_WIDTH_DIGITS, "42917.0"])
 def test_a_code_of_other_than_six_digits_is_a_bad_field(code: str) -> None:
     assert_bad_field(wire("verify_email", code=code), "code")

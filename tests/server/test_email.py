@@ -31,7 +31,7 @@ from tests.mailbox import Mailbox, text_of
 from .wsclient import Client
 
 UNIX = 1_800_000_000.0
-ANN_KEY, BOB_KEY = new_key(), new_key()
+ANN_KEY, BOB_KEY, CY_KEY = new_key(), new_key(), new_key()
 BOBS = "bob@example.org"
 SENDER = "Parlour <games@example.org>"
 
@@ -207,6 +207,13 @@ async def test_five_wrong_codes_void_the_code_and_three_codes_an_hour_are_the_mo
         assert limited.detail == {"retry_after_s": 15 * 60}
         shown = await bob.request(m.GetEmail())
         assert isinstance(shown, m.EmailReply) and shown.address == BOBS, "nothing changed"
+        # Three codes went to Bob's address: another player may not send it a fourth.
+        cy = await player(server, "Cy", CY_KEY)
+        await cy.send(m.SetEmail(id="fourth", address=BOBS))
+        flood = await cy.expect(lambda message: message.id == "fourth")
+        assert isinstance(flood, m.Error) and flood.code == "rate_limited", flood
+        assert BOBS in flood.message
+        await cy.close()
         wall.hours(0.25)
         moved = await bob.request(m.SetEmail(address="robert@example.org"))
         assert isinstance(moved, m.EmailReply)
