@@ -133,7 +133,8 @@ class Mailing:
             return []
         if asked is not None and newest <= asked[0] and (asked[1] is None or now < asked[1]):
             return []
-        games = tuple(waiting_entry(room, player, now) for room, _ in rooms)
+        listed = [waiting_entry(room, player, now) for room, _ in rooms]
+        games = tuple(sorted(listed, key=lambda game: -int(game["moved_at"])))
         self._asking.add(player)
         query = DigestQuery(player, newest, now, games)
         return self.asker.ask(ArchiveAsk(None, None, query))

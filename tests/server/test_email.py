@@ -9,6 +9,7 @@ import asyncio
 import re
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from parlour.server.letters import Site, duration
 from parlour.server.smtp import MailSettingsError, read_mail_from, read_smtp_url
 from tests.mailbox import Mailbox, text_of
 
+from .serving import spawn_serve
 from .wsclient import Client
 
 UNIX = 1_800_000_000.0
@@ -268,6 +270,34 @@ async def test_a_server_whose_smtp_server_is_down_serves_on_and_sends_the_code_l
         finally:
             back.stop()
         await bob.close()
+
+
+async def test_parlour_serve_with_smtp_says_so_and_mails_the_code(
+    mailbox: Mailbox, tmp_path: Path
+) -> None:
+    process = await spawn_serve(
+        *("--port", "0", "--data-dir", str(tmp_path)),
+        *("--smtp", mailbox.url),
+        *("--mail-from", SENDER),
+    )
+    try:
+        assert process.stdout is not None
+        first = (await asyncio.wait_for(process.stdout.readline(), 30)).decode()
+        port = re.search(r"serving ws://127\.0\.0\.1:(\d+)/ws", first)
+        assert port, first
+        async with asyncio.timeout(30):
+            while not (line := (await process.stdout.readline()).decode()).startswith("mail:"):
+                assert line, "the server said nothing of mail"
+        assert line.strip() == f"mail: sent through {mailbox.url} from {SENDER}"
+        bob = await Client.open(int(port.group(1)), "Bob", key=BOB_KEY)
+        assert bob.welcome is not None and bob.welcome.email
+        assert isinstance(await bob.request(m.SetEmail(address=BOBS)), m.EmailReply)
+        [mail] = await mailbox.wait_for(1)
+        assert mail["To"] == BOBS
+        await bob.close()
+    finally:
+        process.kill()
+        await process.wait()
 
 
 # Digests.
