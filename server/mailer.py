@@ -28,6 +28,8 @@ Send = Callable[[SmtpServer, EmailMessage], None]
 
 @dataclass
 class Waiting:
+    """A mail in the queue, and how often it was tried."""
+
     mail: Mail
     due: float
     """When to try it next, on the mailer's clock."""
@@ -86,6 +88,9 @@ class Mailer:
                     self._drop(waiting, str(refused))
                 except (OSError, smtplib.SMTPException) as error:
                     self._retry(waiting, error)
+                except Exception as error:
+                    log.exception("failed on a %s mail to %s", waiting.mail.kind, waiting.mail.to)
+                    self._drop(waiting, repr(error))
                 else:
                     self._queue.remove(waiting)
                     self.counted.labels(waiting.mail.kind, "sent").inc()
