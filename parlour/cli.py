@@ -91,6 +91,7 @@ def _serve(args: argparse.Namespace) -> int:
     from parlour.server.addresses import METRICS_FROM  # noqa: PLC0415
     from parlour.server.reach import AdvertiseError  # noqa: PLC0415
     from parlour.server.serve import data_directory, serve  # noqa: PLC0415
+    from parlour.server.smtp import MailSettingsError  # noqa: PLC0415
     from parlour.server.store import StoreError  # noqa: PLC0415
     from parlour.server.tls import TlsError  # noqa: PLC0415
 
@@ -99,6 +100,10 @@ def _serve(args: argparse.Namespace) -> int:
     redis_url = args.redis or os.environ.get(REDIS_VARIABLE) or None
     if redis_url is not None:
         redis_url = _redis_url(redis_url)
+    if args.smtp is not None and args.mail_from is None:
+        raise CommandError("--smtp needs --mail-from too: the address mail is sent from")
+    if args.mail_from is not None and args.smtp is None:
+        raise CommandError("--mail-from needs --smtp too: the SMTP server to send mail by")
     try:
         data_dir = None if redis_url else data_directory(args.data_dir)
     except OSError as error:
@@ -127,10 +132,12 @@ def _serve(args: argparse.Namespace) -> int:
         tls_key=args.tls_key,
         metrics_from=tuple(args.metrics_from or METRICS_FROM),
         metrics_port=args.metrics_port,
+        smtp=args.smtp,
+        mail_from=args.mail_from,
     )
     try:
         asyncio.run(serve(config))
-    except (StoreError, ConnectionError, TlsError, AdvertiseError) as error:
+    except (StoreError, ConnectionError, TlsError, AdvertiseError, MailSettingsError) as error:
         raise CommandError(str(error)) from None
     except OSError as error:
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {error}") from None
@@ -163,6 +170,27 @@ def _advertise(text: str) -> str:
     except AdvertiseError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
     return text.strip()
+
+
+def _smtp(text: str) -> str:
+    """`--smtp smtp://[USER:PASSWORD@]HOST[:PORT]` or `smtps://...`, checked."""
+    from parlour.server.smtp import MailSettingsError, read_smtp_url  # noqa: PLC0415
+
+    try:
+        read_smtp_url(text)
+    except MailSettingsError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text.strip()
+
+
+def _mail_from(text: str) -> str:
+    """`--mail-from ADDRESS`, checked."""
+    from parlour.server.smtp import MailSettingsError, read_mail_from  # noqa: PLC0415
+
+    try:
+        return read_mail_from(text)
+    except MailSettingsError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _network(text: str) -> str:
@@ -358,6 +386,22 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="with --redis: how long a node keeps its rooms without renewing them, so how"
         " soon other nodes take over the rooms of a node that is lost (default 3)",
+    )
+    serve.add_argument(
+        "--smtp",
+        type=_smtp,
+        metavar="URL",
+        help='send players their "your turn" mail through this SMTP server:'
+        " smtp://[USER:PASSWORD@]HOST[:PORT] (port 25; STARTTLS when the server offers it,"
+        " ?starttls=require to insist) or smtps://... (TLS from the start, port 465);"
+        " needs --mail-from. Without it the server offers no mail",
+    )
+    serve.add_argument(
+        "--mail-from",
+        type=_mail_from,
+        metavar="ADDRESS",
+        help="the address mail is sent from, as games@example.org or"
+        " 'Parlour <games@example.org>'",
     )
     serve.set_defaults(run=_serve)
 

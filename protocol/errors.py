@@ -48,6 +48,8 @@ class ErrorCode(StrEnum):
     TOO_MANY_GUESSES = "too_many_guesses"
     NO_KEY = "no_key"
     NO_SUCH_RECORD = "no_such_record"
+    BAD_CODE = "bad_code"
+    NO_EMAIL = "no_email"
     TOO_MANY_ROOMS = "too_many_rooms"
     SERVER_FULL = "server_full"
     UNAVAILABLE = "unavailable"

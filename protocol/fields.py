@@ -155,6 +155,66 @@ class PlayerKey(FieldSpec):
         return key
 
 
+MAX_ADDRESS: Final = 254
+"""Characters in an email address at most (RFC 5321's path, less its brackets)."""
+MAX_LOCAL_PART: Final = 64
+ADDRESS_SPECIALS: Final = frozenset('<>()[]\\,;:"@')
+"""Characters a plain address's part before the `@` may not hold (RFC 5322's specials)."""
+CODE_DIGITS: Final = 6
+"""Digits in a code sent to an email address to confirm it (protocol.md 2.13)."""
+
+
+def read_email_address(value: str) -> str | None:
+    """An email address in the shape every mail server takes (`ann@example.org`), its
+    domain in lower case, spaces about it dropped; None if it is not one. Only ASCII:
+    quoted parts, addresses at a bare IP and international addresses (which need mail
+    servers that speak SMTPUTF8) are not taken."""
+    text = value.strip(" ")
+    if len(text) > MAX_ADDRESS or text.count("@") != 1 or not text.isascii():
+        return None
+    if _has_control(text):
+        return None
+    local, domain = text.split("@")
+    if not 1 <= len(local) <= MAX_LOCAL_PART or ".." in local:
+        return None
+    if local.startswith(".") or local.endswith(".") or ADDRESS_SPECIALS & set(local):
+        return None
+    if any(char.isspace() for char in local):
+        return None
+    labels = domain.lower().split(".")
+    if len(labels) < 2 or labels[-1].isdigit():
+        return None
+    for label in labels:
+        if not 1 <= len(label) <= 63 or label.startswith("-") or label.endswith("-"):
+            return None
+        if not all(char.isalnum() or char == "-" for char in label):
+            return None
+    return f"{local}@{'.'.join(labels)}"
+
+
+@dataclass(frozen=True)
+class EmailAddress(FieldSpec):
+    """An email address (`read_email_address`)."""
+
+    def read(self, name: str, value: object) -> str:
+        address = read_email_address(value) if isinstance(value, str) else None
+        if address is None:
+            raise bad_field(name, f"'{name}' must be an email address, as ann@example.org")
+        return address
+
+
+@dataclass(frozen=True)
+class EmailCode(FieldSpec):
+    """A code sent to an email address: `CODE_DIGITS` digits, read with spaces or dashes
+    anywhere (`123 456`)."""
+
+    def read(self, name: str, value: object) -> str:
+        digits = value.replace(" ", "").replace("-", "") if isinstance(value, str) else ""
+        if len(digits) != CODE_DIGITS or not digits.isascii() or not digits.isdigit():
+            raise bad_field(name, f"'{name}' must be the {CODE_DIGITS} digits of the code")
+        return digits
+
+
 NAME: Final = Text(1, 32)
 COLOUR: Final = Text(1, 16)
 ROOM_REF: Final = Text(8, 32)

@@ -20,6 +20,8 @@ from .fields import (
     VERSION,
     Anything,
     Choice,
+    EmailAddress,
+    EmailCode,
     FieldSpec,
     Flag,
     Initials,
@@ -55,6 +57,9 @@ MAX_GAME_FILE: Final = 60_000
 GAME_FILE: Final = Text(1, MAX_GAME_FILE, lines=True)
 SAVE_NAME: Final = Text(1, 40)
 RECORD_ID: Final = Text(1, 64)
+MIN_DIGEST_HOURS: Final = 1
+MAX_DIGEST_HOURS: Final = 7 * 24
+DEFAULT_DIGEST_HOURS: Final = 24
 MAX_POSITION: Final = 4096
 
 ANY: Final = Anything()
@@ -335,6 +340,27 @@ class Replay(Message):
     text: str | None = spec(GAME_FILE, None)
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SetEmail(Message):
+    """A player's address for "your turn" mail (protocol.md 2.13); none removes it.
+    `digest_hours` left out keeps what it was (24 at first)."""
+
+    TYPE = "set_email"
+    address: str | None = spec(EmailAddress(), None)
+    digest_hours: int | None = spec(Integer(MIN_DIGEST_HOURS, MAX_DIGEST_HOURS), None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class VerifyEmail(Message):
+    TYPE = "verify_email"
+    code: str = spec(EmailCode())
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GetEmail(Message):
+    TYPE = "get_email"
+
+
 # Server to client.
 
 
@@ -347,6 +373,7 @@ class Welcome(Message):
     player: dict[str, Any] | None = spec(ANY, None)
     addresses: list[str] | None = spec(ANY, None)
     tls: bool = spec(BOOL, False)
+    email: bool = spec(BOOL, False)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -532,6 +559,16 @@ class YourTurn(Message):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class EmailReply(Message):
+    """A player's address for "your turn" mail as the server keeps it (protocol.md 2.13)."""
+
+    TYPE = "email"
+    address: str | None = spec(STR, None)
+    verified: bool = spec(BOOL, False)
+    digest_hours: int = spec(INT, DEFAULT_DIGEST_HOURS)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class LeaderboardReply(Message):
     TYPE = "leaderboard"
     game: str = spec(STR)
@@ -598,6 +635,9 @@ ClientMessage = (
     | MyGames
     | Leaderboard
     | Replay
+    | SetEmail
+    | VerifyEmail
+    | GetEmail
 )
 ServerMessage = (
     Welcome
@@ -622,6 +662,7 @@ ServerMessage = (
     | MyGamesReply
     | YourTurn
     | VacationReply
+    | EmailReply
     | LeaderboardReply
     | ReplayReply
     | Error
@@ -661,6 +702,9 @@ CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
         MyGames,
         Leaderboard,
         Replay,
+        SetEmail,
+        VerifyEmail,
+        GetEmail,
     )
 }
 SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
@@ -688,6 +732,7 @@ SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
         MyGamesReply,
         YourTurn,
         VacationReply,
+        EmailReply,
         LeaderboardReply,
         ReplayReply,
         Error,

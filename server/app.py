@@ -25,7 +25,6 @@ from parlour.protocol import (
     SUBPROTOCOLS,
     CloseCode,
     ErrorCode,
-    ProtocolError,
     Refusal,
     ServerSession,
     codec_for,
@@ -38,18 +37,21 @@ from .addresses import METRICS_FROM, TRUSTED_PROXIES, Network, address_of, netwo
 from .alarm import ClockAlarm
 from .answers import Outbox
 from .archive import ArchiveAsk, RemoteArchive, answer_remotely
+from .botrunner import BotRunner
 from .known import ReplayAsked
+from .letters import Site
 from .lobby import Lobby
+from .mailer import Mailer
 from .metrics import Metrics
-from .reach import advertises_tls, reachable
+from .reach import EVERY_ADDRESS, advertises_tls, joined, reachable
 from .records import RecordError, record_text, restore_room
 from .room import ConnId, Status
 from .routes import http_router
 from .services import Limits
+from .smtp import MailSettingsError, read_mail_from, read_smtp_url
 from .static import WebSite
 from .store import FILE_NAME as STORE_FILE
 from .store import MEMORY, Store
-from .thinking import BotTurn, SuggestionAsked
 from .tls import TlsError, reload_certificate, server_context
 from .workers import BotWorkers, Think, Thinkers
 
@@ -64,6 +66,8 @@ TASKS_STOP_SECONDS: Final = 5.0
 TASKS_CANCEL_AGAIN: Final = 0.2
 """Seconds between cancelling a background task that goes on and cancelling it again."""
 CLOSE_TIMEOUT: Final = 2.0
+MAIL_INTERVAL: Final = 60.0
+"""Seconds between looks for the digests and reminders due."""
 
 
 @dataclass
@@ -111,6 +115,13 @@ class ServerConfig:
     metrics_port: int | None = None
     """A port of its own for `/metrics` (and `/healthz`), in plain HTTP on `host`, which
     the game's port then does not serve metrics on."""
+    smtp: str | None = None
+    """The SMTP server to send players' mail through (`smtp.read_smtp_url`); without one
+    the server offers no mail (protocol.md 2.13)."""
+    mail_from: str | None = None
+    """The address mail is sent from, with `smtp`."""
+    mail_interval: float = MAIL_INTERVAL
+    """Seconds between looks for the digests and reminders due."""
 
 
 class Keeper(Protocol):
@@ -199,7 +210,8 @@ class ParlourServer:
 
     def __init__(self, config: ServerConfig, keeper: KeeperMaker | None = None) -> None:
         """TlsError if the configuration's certificate files cannot be used; AdvertiseError
-        if it advertises addresses some over TLS and some not."""
+        if it advertises addresses some over TLS and some not; MailSettingsError if its
+        SMTP server or sender cannot be used."""
         self.config = config
         self.lobby = Lobby(clock=time.monotonic, limits=config.limits)
         self.trusted: tuple[Network, ...] = networks(config.trusted_proxies)
@@ -210,16 +222,25 @@ class ParlourServer:
         self._ids = itertools.count(1)
         self.remote_archive: RemoteArchive | None = None
         """Where score cards and saves are asked for when the lobby has no archive at hand."""
-        self._thinking: dict[str, tuple[BotTurn, asyncio.Task[None]]] = {}
-        """The bot turn being searched in each room, and the task searching it."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._workers: Thinkers | None = None
+        self.bots = BotRunner(
+            self.lobby,
+            send=self._send,
+            spawn=self.spawn,
+            follow_up=self.follow_up,
+            metrics=self.metrics,
+            bot_pause=config.bot_pause,
+        )
         self._server: Server | None = None
         self._metrics_server: Server | None = None
         self._closing = False
         self.ssl_context: ssl.SSLContext | None = tls_context(config)
         """What the server serves TLS with, when it does; `reload_tls` renews it in place."""
         self.lobby.tls = self.ssl_context is not None or advertises_tls(config.advertise)
+        self.mailer: Mailer | None = mailer_for(config, self.metrics)
+        """What sends players' mail, where the server has an SMTP server to send it by."""
+        self.lobby.mailing.enabled = self.mailer is not None
         self.keeper: Keeper = (keeper or InProcess)(self)
         self.alarm = ClockAlarm(
             self.lobby.timekeeper,
@@ -259,7 +280,7 @@ class ParlourServer:
     async def serve_now(self) -> None:
         """Start the bot workers, listen, and keep time: the keeper's part of `start`."""
         config = self.config
-        self._workers = self.keeper.thinkers()
+        self._workers = self.bots.workers = self.keeper.thinkers()
         try:
             await self._workers.start()
             self._server = await self._listen()
@@ -268,6 +289,9 @@ class ParlourServer:
             # Finding this machine's addresses may ask DNS for its own name: off the loop.
             reach = await asyncio.to_thread(reachable, config.host, self.port, config.advertise)
             self.lobby.reach = reach
+            here = "127.0.0.1" if config.host in EVERY_ADDRESS else config.host
+            address = reach[0] if reach else joined(here, self.port)
+            self.lobby.mailing.site = Site(address, self.lobby.tls)
         except BaseException:
             for server in (self._server, self._metrics_server):
                 if server is not None:
@@ -277,6 +301,9 @@ class ParlourServer:
             raise
         self.spawn(self._tick_forever())
         self.spawn(self.alarm.run())
+        if self.mailer is not None:
+            self.spawn(self.mailer.run_forever())
+            self.spawn(self._mail_forever())
 
     async def _listen(self) -> Server:
         separate_metrics = self.config.metrics_port is not None
@@ -338,6 +365,8 @@ class ParlourServer:
             if server is not None:
                 await server.wait_closed()
         await self._stop_tasks()
+        if self.mailer is not None and self.mailer.queued:
+            log.warning("stopping with %d mail(s) not sent", self.mailer.queued)
         if self._workers is not None:
             await self._workers.close()
         await self.keeper.close()
@@ -477,11 +506,15 @@ class ParlourServer:
 
     def follow_up(self) -> None:
         """Start what the lobby asked for: bots' searches, suggestions, database questions."""
-        for ask in self.lobby.archive_asks():
+        for ask in self.lobby.asker.take():
             self.spawn(self._ask_archive(ask))
-        for replay in self.lobby.replays_asked():
+        for replay in self.lobby.known.replays_asked():
             self.spawn(self._build_replay(replay))
-        self._schedule_bots()
+        for mail in self.lobby.mailing.take():
+            if self.mailer is not None:
+                self.mailer.post(mail)
+        if not self._closing and self.keeper.may_think():
+            self.bots.schedule()
         self.alarm.look()
 
     async def _build_replay(self, asked: ReplayAsked) -> None:
@@ -500,75 +533,30 @@ class ParlourServer:
         self._send(self.lobby.archived(ask, found))
         self.follow_up()
 
-    def _schedule_bots(self) -> None:
-        """Set workers searching for every bot whose turn it is and who is not yet thinking,
-        and for every suggestion asked."""
-        if self._closing or not self.keeper.may_think():
-            return
-        for room_id, colour in self.lobby.seats_changed():
-            thinking = self._thinking.get(room_id)
-            if thinking is not None and thinking[0].colour == colour:
-                self._stop_thinking(room_id)
-        for turn in self.lobby.bot_turns():
-            thinking = self._thinking.get(turn.room)
-            if thinking is not None and _same_turn(thinking[0], turn):
-                continue
-            self._stop_thinking(turn.room)
-            self._thinking[turn.room] = (turn, self.spawn(self._bot_turn(turn)))
-        for asked in self.lobby.suggestions_asked():
-            self.spawn(self._suggest(asked))
-
-    def _stop_thinking(self, room_id: str) -> None:
-        """Cancel the search for a room's bot turn that no longer stands (its seat changed,
-        or moves were taken back): its move would be refused."""
-        thinking = self._thinking.pop(room_id, None)
-        if thinking is not None:
-            thinking[1].cancel()
-
-    async def _bot_turn(self, turn: BotTurn) -> None:
-        """Ask a worker for the bot's move, then play it through the lobby's checks."""
-        try:
-            assert self._workers is not None
-            move, seed = await self._workers.move(
-                turn, lambda found: self._send(self.lobby.bot_thought(turn, found))
-            )
-            await asyncio.sleep(max(0.0, turn.began + self.config.bot_pause - time.monotonic()))
-            outbox = self._play_bot(turn, move, seed)
-            if outbox:
-                self.metrics.moves.labels("bot").inc()
-            self._send(outbox)
-        finally:
-            thinking = self._thinking.get(turn.room)
-            if thinking is not None and thinking[0] is turn:
-                del self._thinking[turn.room]
-        self.follow_up()
-
-    async def _suggest(self, asked: SuggestionAsked) -> None:
-        """Search for a person's suggestion as the strongest bot would, then answer it."""
-        assert self._workers is not None
-        found = await self._workers.suggest(
-            asked, lambda thought: self._send(self.lobby.suggestion_thought(asked, thought))
-        )
-        self._send(self.lobby.suggested(asked, found))
-
-    def _play_bot(self, turn: BotTurn, move: str, seed: int) -> Outbox:
-        """The bot's move played; a refused one is replaced by a fallback if still its turn."""
-        try:
-            return self.lobby.play_bot(turn, move)
-        except ProtocolError as error:
-            if error.code not in (ErrorCode.MALFORMED_MOVE, ErrorCode.ILLEGAL_MOVE):
-                log.info("bot move in room %s no longer wanted: %s", turn.room, error.message)
-                return []
-            log.warning("bot %s played %r in room %s: %s", turn.level, move, turn.room, error)
-            self.metrics.bot_fallbacks.labels("refused").inc()
-            return self.lobby.play_bot(turn, bots.fallback_move(turn.state, seed))
-
     # Time.
 
     def _flag_due(self) -> None:
         """Flag each seat whose clock ran out by now, and show rooms whose clocks run again."""
         self._send(self.lobby.timekeeper.flags_due())
         self.follow_up()
+
+    async def _mail_forever(self) -> None:
+        """Look for the digests and reminders due now and then; not while a cluster node is
+        cut off from Redis."""
+        while True:
+            await asyncio.sleep(self.config.mail_interval)
+            if self.keeper.may_think():
+                self._send(self.lobby.mailing.sweep())
+                self.follow_up()
+
+    async def mail_round(self) -> None:
+        """One look for the digests and reminders due, its questions to a remote database
+        answered and the mails it made sent (or put off till their next try)."""
+        self._send(self.lobby.mailing.sweep())
+        await asyncio.gather(*(self._ask_archive(ask) for ask in self.lobby.asker.take()))
+        self.follow_up()
+        if self.mailer is not None:
+            await self.mailer.idle()
 
     async def _tick_forever(self) -> None:
         while True:
@@ -684,7 +672,7 @@ class InProcess:
         except Exception:
             log.exception("could not store %d room(s); trying again with the next", len(records))
             self.shell.metrics.store_failures.inc()
-            lobby.requeue(unsaved)
+            lobby.journal.requeue(unsaved)
 
     async def _checkpoint_forever(self, store: Store) -> None:
         """Note that the server runs, and fold the database's write-ahead log in now and
@@ -698,6 +686,19 @@ class InProcess:
                 log.exception("checkpoint of %s failed; trying again later", store.path)
 
 
+def mailer_for(config: ServerConfig, metrics: Metrics) -> Mailer | None:
+    """What sends mail through the configuration's SMTP server, if it names one.
+
+    MailSettingsError if its URL or sender cannot be used, or one comes without the other.
+    """
+    if config.smtp is None and config.mail_from is None:
+        return None
+    if config.smtp is None or config.mail_from is None:
+        raise MailSettingsError("give both the SMTP server (smtp) and its sender (mail_from)")
+    server = read_smtp_url(config.smtp)
+    return Mailer(server, read_mail_from(config.mail_from), metrics.mails, metrics.mails_waiting)
+
+
 def tls_context(config: ServerConfig) -> ssl.SSLContext | None:
     """The TLS context `config`'s certificate files make, if it names them.
 
@@ -708,12 +709,3 @@ def tls_context(config: ServerConfig) -> ssl.SSLContext | None:
     if config.tls_cert is None or config.tls_key is None:
         raise TlsError("give both the certificate (tls_cert) and its key (tls_key), or neither")
     return server_context(config.tls_cert, config.tls_key)
-
-
-def _same_turn(one: BotTurn, other: BotTurn) -> bool:
-    """Whether two bot turns ask for the same move: the same version, seat and holder."""
-    return (one.version, one.colour, one.seat_changes) == (
-        other.version,
-        other.colour,
-        other.seat_changes,
-    )

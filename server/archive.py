@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .emails import Digest, EmailAnswer, EmailChange, NotYet
 from .ratings import Rating, pool
 from .room import ConnId
 from .scores import Result
@@ -93,6 +94,44 @@ class RecordQuery:
     record: str
 
 
+@dataclass(frozen=True, slots=True)
+class EmailQuery:
+    """A request about a player's address (protocol.md 2.13): what it does to their
+    record, at `now_ms` (Unix milliseconds)."""
+
+    player: str
+    change: EmailChange
+    now_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class DigestQuery:
+    """May a digest go to `player` now, a game having begun waiting on them at `began_ms`?
+    If so it is noted as sent, once however many servers ask. `games` are those waiting
+    on them that the asker keeps (a cluster's records list them all)."""
+
+    player: str
+    began_ms: int
+    now_ms: int
+    games: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReminderQuery:
+    """Where to remind `player` that the time for their move in `game` (an entry of
+    `my_games`' `playing`) runs out: their verified address, the first time `marker`
+    (the turn) is asked of, kept `keep_ms`."""
+
+    player: str
+    marker: str
+    now_ms: int
+    keep_ms: int
+    game: dict[str, Any]
+
+
+MailQuery = EmailQuery | DigestQuery | ReminderQuery
+"""The questions about players' mail."""
+
 Query = (
     ScoreCardQuery
     | SavesQuery
@@ -106,6 +145,9 @@ Query = (
     | VacationQuery
     | FinishedQuery
     | RecordQuery
+    | EmailQuery
+    | DigestQuery
+    | ReminderQuery
 )
 
 
@@ -138,6 +180,20 @@ class Archive(Protocol):
     def take_vacation(self, player: str, days: int, now: float) -> Vacation | None: ...
     def finished_games(self, player: str) -> list[dict[str, Any]]: ...
     def record(self, record: str) -> str | None: ...
+    @property
+    def mail(self) -> "MailArchive": ...
+
+
+class MailArchive(Protocol):
+    """Players' email records and the mails claimed for sending, at hand (`Store.mail`)."""
+
+    def change_email(self, player: str, change: EmailChange, now_ms: int) -> EmailAnswer: ...
+    def claim_digest(
+        self, player: str, began_ms: int, now_ms: int, games: tuple[dict[str, Any], ...]
+    ) -> Digest | NotYet: ...
+    def claim_reminder(
+        self, player: str, marker: str, now_ms: int, keep_ms: int
+    ) -> str | None: ...
 
 
 class RemoteArchive(Protocol):
@@ -156,6 +212,20 @@ class RemoteArchive(Protocol):
     async def finished_games(self, player: str) -> list[dict[str, Any]]: ...
     async def playing(self, player: str) -> list[dict[str, Any]]: ...
     async def record(self, record: str) -> str | None: ...
+    @property
+    def mail(self) -> "RemoteMailArchive": ...
+
+
+class RemoteMailArchive(Protocol):
+    """The same as `MailArchive` over the network (`RedisRecords.mail`)."""
+
+    async def change_email(self, player: str, change: EmailChange, now_ms: int) -> EmailAnswer: ...
+    async def claim_digest(
+        self, player: str, began_ms: int, now_ms: int, games: tuple[dict[str, Any], ...]
+    ) -> Digest | NotYet: ...
+    async def claim_reminder(
+        self, player: str, marker: str, now_ms: int, keep_ms: int
+    ) -> str | None: ...
 
 
 def answer(archive: Archive, query: Query) -> Any:
@@ -185,6 +255,16 @@ def answer(archive: Archive, query: Query) -> Any:
             return {"finished": archive.finished_games(query.player), "playing": None}
         case RecordQuery():
             return archive.record(query.record)
+        case EmailQuery():
+            return archive.mail.change_email(query.player, query.change, query.now_ms)
+        case DigestQuery():
+            return archive.mail.claim_digest(
+                query.player, query.began_ms, query.now_ms, query.games
+            )
+        case ReminderQuery():
+            return archive.mail.claim_reminder(
+                query.player, query.marker, query.now_ms, query.keep_ms
+            )
 
 
 async def answer_remotely(archive: RemoteArchive, query: Query) -> Any:
@@ -215,3 +295,13 @@ async def answer_remotely(archive: RemoteArchive, query: Query) -> Any:
             return {"finished": finished, "playing": await archive.playing(query.player)}
         case RecordQuery():
             return await archive.record(query.record)
+        case EmailQuery():
+            return await archive.mail.change_email(query.player, query.change, query.now_ms)
+        case DigestQuery():
+            return await archive.mail.claim_digest(
+                query.player, query.began_ms, query.now_ms, query.games
+            )
+        case ReminderQuery():
+            return await archive.mail.claim_reminder(
+                query.player, query.marker, query.now_ms, query.keep_ms
+            )

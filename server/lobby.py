@@ -26,8 +26,11 @@ from .archive import (
     Archive,
     ArchiveAsk,
     ClaimName,
+    DigestQuery,
+    EmailQuery,
     GetSave,
     PutSave,
+    ReminderQuery,
     SavesQuery,
     ScoreCardQuery,
     VacationQuery,
@@ -36,7 +39,8 @@ from .asking import Asker, filed_answer
 from .gamefiles import saved_text
 from .guesses import GuessLimit
 from .journal import Journal, Unsaved
-from .known import Known, ReplayAsked
+from .known import Known
+from .mailing import Mailing
 from .notices import TurnNotice, TurnNotices
 from .people import People, welcome
 from .room import ConnId, LeftSeats, Room, Seat, Status
@@ -146,6 +150,14 @@ class Lobby:
             suggestions=self.suggestions,
         )
         self.timekeeper = Timekeeper(self.tables, self.journal, self.services)
+        self.mailing = Mailing(
+            self.asker,
+            self.people,
+            self.rooms,
+            self.notices,
+            lambda: int(self.services.wall() * 1000),
+        )
+        """Players' addresses and the mail they are sent (protocol.md 2.13)."""
 
     def handle(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
         """Act on one valid request; a refusal is an `error` to the sender and changes nothing."""
@@ -190,6 +202,8 @@ class Lobby:
                     raise refuse(ErrorCode.NO_KEY, "vacations are a player's: send a player key")
                 vacation = VacationQuery(player, message.days, self.services.wall())
                 return self.asker.ask(ArchiveAsk(conn, message.id, vacation))
+            case m.SetEmail() | m.VerifyEmail() | m.GetEmail():
+                return self.mailing.handle(conn, message)
         raise AssertionError(f"no handler for {type(message).__name__}")
 
     # Connections.
@@ -412,10 +426,6 @@ class Lobby:
         table = self.tables.get(turn.room)
         return [] if table is None else table.help.bot_thought(turn, found)
 
-    def suggestions_asked(self) -> list[SuggestionAsked]:
-        """Every suggestion asked for since the last call, for the shell to search."""
-        return self.suggestions.take()
-
     def suggested(self, asked: SuggestionAsked, found: dict[str, Any] | None) -> Outbox:
         """The answer to a suggestion; None if the search failed."""
         return self.suggestions.answered(asked, found, here=asked.conn in self.people.names)
@@ -428,12 +438,8 @@ class Lobby:
     def your_turns(self) -> list[TurnNotice]:
         """Every turn passed to a seat a player holds as a person since the last call, once
         each, for the shell to tell that player's connections outside the room."""
-        return self.notices.look(self.rooms, self.journal.take_turns())
-
-    def seats_changed(self) -> set[tuple[str, str]]:
-        """The seats (room, colour) that changed since the last call: their bots' searches
-        are stale."""
-        return self.journal.take_reseated()
+        now_ms = int(self.services.wall() * 1000)
+        return self.notices.look(self.rooms, self.journal.take_turns(), now_ms)
 
     def recheck(self) -> None:
         """Look at every room again for bots to move, as after a pause in the service."""
@@ -446,18 +452,6 @@ class Lobby:
         call."""
         return self.journal.take_unsaved(self.rooms)
 
-    def requeue(self, unsaved: Unsaved) -> None:
-        """Changes that could not be stored: kept to be stored with the next ones."""
-        self.journal.requeue(unsaved)
-
-    def archive_asks(self) -> list[ArchiveAsk]:
-        """Every question for a remote database since the last call, for the shell to ask."""
-        return self.asker.take()
-
-    def replays_asked(self) -> list[ReplayAsked]:
-        """Every replay asked for since the last call, for the shell to build off its loop."""
-        return self.known.replays_asked()
-
     def archived(self, ask: ArchiveAsk, found: Any) -> Outbox:
         """The answer to the request that asked, now that the database has answered."""
         conn, request, query = ask.conn, ask.request, ask.query
@@ -466,7 +460,8 @@ class Lobby:
                 case ClaimName():
                     assert conn is not None
                     player = self.people.claimed(conn, query, found)
-                    return [(conn, welcome(request, player, self.reach, self.tls))]
+                    email = self.mailing.enabled
+                    return [(conn, welcome(request, player, self.reach, self.tls, email=email))]
                 case GetSave():
                     assert conn is not None and ask.room is not None
                     text = saved_text(query, found)
@@ -477,6 +472,8 @@ class Lobby:
                 case ScoreCardQuery() | SavesQuery() | PutSave() | SetInitials():
                     assert conn is not None
                     return filed_answer(conn, request, query, found)
+                case EmailQuery() | DigestQuery() | ReminderQuery():
+                    return self.mailing.archived(conn, request, query, found)
                 case _:
                     return self.known.archived(conn, request, query, ask.room)(found)
         except ProtocolError as error:
@@ -484,6 +481,8 @@ class Lobby:
 
     def archive_failed(self, ask: ArchiveAsk) -> Outbox:
         """The database could not be asked: the request may be sent again."""
+        if isinstance(ask.query, EmailQuery | DigestQuery | ReminderQuery):
+            self.mailing.failed(ask.query)
         if ask.conn is None:
             return []
         error = refuse(ErrorCode.UNAVAILABLE, "the game records cannot be reached; try again soon")

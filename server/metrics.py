@@ -101,6 +101,16 @@ class Metrics:
             "writes of changed rooms to the database that failed",
             registry=registry,
         )
+        self.mails = Counter(
+            "parlour_mails",
+            "mails by kind (code, digest, reminder) and outcome: sent, retried (the SMTP"
+            " server could not take it then) or dropped",
+            ["kind", "outcome"],
+            registry=registry,
+        )
+        self.mails_waiting = Gauge(
+            "parlour_mails_waiting", "mails waiting to be sent or tried again", registry=registry
+        )
         self.rooms_not_restored = Counter(
             "parlour_rooms_not_restored",
             "stored rooms left out at start because their records could not be rebuilt",

@@ -70,6 +70,15 @@ def awaited(room: Room) -> tuple[Seat, str] | None:
     return seat, seat.player
 
 
+def turn_began_ms(room: Room) -> int:
+    """When the turn of the seat to move began, as a room's state tells it (Unix
+    milliseconds): its clock's start where one runs, else the last move."""
+    clock = room.clock
+    if clock is not None and clock.running is not None:
+        return clock.since_ms
+    return room.moved_at * 1000
+
+
 def time_left(room: Room) -> int | None:
     """The time the seat to move has left, where its clock runs."""
     clock = room.clock
@@ -80,18 +89,23 @@ def time_left(room: Room) -> int | None:
 
 @dataclass
 class TurnNotices:
-    """The last turn told of in each room, so that each turn is told once."""
+    """The last turn told of in each room, so that each turn is told once, and when it
+    began."""
 
     told: dict[str, Turn] = field(default_factory=dict)
+    began: dict[str, int] = field(default_factory=dict)
+    """When each turn told of began (Unix milliseconds), as far as this server saw it."""
 
-    def look(self, rooms: Mapping[str, Room], changed: Iterable[str]) -> list[TurnNotice]:
+    def look(
+        self, rooms: Mapping[str, Room], changed: Iterable[str], now_ms: int
+    ) -> list[TurnNotice]:
         """A notice for each room of `changed` whose turn passed to a player since it was
-        last told of; a room no longer in `rooms` is forgotten."""
+        last told of (at `now_ms`); a room no longer in `rooms` is forgotten."""
         notices = []
         for room_id in sorted(changed):
             room = rooms.get(room_id)
             if room is None:
-                self.told.pop(room_id, None)
+                self.forget(room_id)
                 continue
             found = awaited(room)
             if found is None:
@@ -101,6 +115,8 @@ class TurnNotices:
             if self.told.get(room_id) == turn:
                 continue
             self.told[room_id] = turn
+            timed = room.clock is not None and room.clock.running is not None
+            self.began[room_id] = turn_began_ms(room) if timed else now_ms
             notices.append(
                 TurnNotice(
                     player=player,
@@ -119,6 +135,17 @@ class TurnNotices:
         found = awaited(room)
         if found is not None:
             self.told[room.id] = (room.version, found[0].colour, found[1])
+            self.began[room.id] = turn_began_ms(room)
+
+    def began_ms(self, room: Room) -> int:
+        """When the turn of the room's seat to move began: when it was told of, where it
+        was, else as the room's state tells it (`turn_began_ms`)."""
+        found = awaited(room)
+        told = self.told.get(room.id)
+        if found is not None and told == (room.version, found[0].colour, found[1]):
+            return self.began.get(room.id, turn_began_ms(room))
+        return turn_began_ms(room)
 
     def forget(self, room_id: str) -> None:
         self.told.pop(room_id, None)
+        self.began.pop(room_id, None)

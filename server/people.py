@@ -95,7 +95,12 @@ class People:
 
 
 def welcome(
-    request: str | int | None, player: dict[str, Any] | None, reach: list[str], tls: bool
+    request: str | int | None,
+    player: dict[str, Any] | None,
+    reach: list[str],
+    tls: bool,
+    *,
+    email: bool = False,
 ) -> m.Welcome:
     """The answer to a hello: the server, its games and their levels, where it is reached."""
     games = [
@@ -110,6 +115,7 @@ def welcome(
         player=player,
         addresses=list(reach) or None,
         tls=tls,
+        email=email,
     )
 
 

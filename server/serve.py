@@ -91,6 +91,8 @@ async def serve(config: ServerConfig) -> None:
     if server.metrics_port is not None:
         metrics_at = addresses(config.host, server.metrics_port)[1]
         print(f"metrics: {metrics_at}metrics (to {', '.join(config.metrics_from)})")
+    if server.mailer is not None:
+        print(f"mail: sent through {server.mailer.server.shown()} from {server.mailer.sender}")
     if config.redis_url is not None:
         print(f"cluster node: rooms kept in Redis at {shown_url(config.redis_url)}", flush=True)
     else:

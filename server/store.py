@@ -14,12 +14,24 @@ import logging
 import sqlite3
 import time
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from . import vacations
+from .emails import (
+    HOUR_MS,
+    Digest,
+    DigestDue,
+    EmailAnswer,
+    EmailChange,
+    EmailRecord,
+    NotYet,
+    code_address,
+    digest_due,
+)
 from .ratings import COMPUTER, NEW, Rating, is_computer, rate_players
 from .records import RecordText
 from .scores import CHANGED, COMPUTER_NAME, Result, best_of, record_id
@@ -86,6 +98,12 @@ MIGRATIONS: Final = (
         "CREATE TABLE vacations (player TEXT PRIMARY KEY, year INTEGER NOT NULL,"
         " used INTEGER NOT NULL, start REAL NOT NULL, until REAL NOT NULL)",
     ),
+    (
+        "CREATE TABLE emails (player TEXT PRIMARY KEY, record TEXT NOT NULL)",
+        "CREATE TABLE mailed (marker TEXT PRIMARY KEY, until_ms INTEGER NOT NULL)",
+        "CREATE TABLE codes_sent (address TEXT NOT NULL, at_ms INTEGER NOT NULL)",
+        "CREATE INDEX codes_sent_by_address ON codes_sent (address, at_ms)",
+    ),
 )
 """Each entry's statements take the schema from the version of its index to the next."""
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -150,6 +168,8 @@ class Store:
             self._migrate()
         except sqlite3.DatabaseError as error:
             raise StoreError(f"cannot use {path} as Parlour's database: {error}") from None
+        self.mail = SqliteMail(self._db, self._transaction)
+        """Players' addresses and the mail they are sent (protocol.md 2.13)."""
 
     def _migrate(self) -> None:
         (version,) = self._db.execute("PRAGMA user_version").fetchone()
@@ -510,6 +530,76 @@ class Store:
         with contextlib.suppress(sqlite3.Error):
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()
+
+
+class SqliteMail:
+    """Players' email records and the mails claimed for sending, in a server's SQLite
+    (protocol.md 2.13); `RedisMail` keeps the same for a cluster."""
+
+    def __init__(
+        self, db: sqlite3.Connection, transaction: Callable[[], AbstractContextManager[None]]
+    ) -> None:
+        self._db = db
+        self._transaction = transaction
+
+    def change_email(self, player: str, change: EmailChange, now_ms: int) -> EmailAnswer:
+        """Apply a request about `player`'s address to their record (`emails.py`)."""
+        address = code_address(change)
+        with self._transaction():
+            record = self._email(player)
+            to_address = 0
+            if address is not None:
+                self._db.execute("DELETE FROM codes_sent WHERE at_ms <= ?", (now_ms - HOUR_MS,))
+                (to_address,) = self._db.execute(
+                    "SELECT count(*) FROM codes_sent WHERE address = ?", (address,)
+                ).fetchone()
+            after, answer = change.apply(record, player, now_ms, to_address)
+            if after != record:
+                self._put_email(player, after)
+            if answer.code is not None:
+                self._db.execute(
+                    "INSERT INTO codes_sent (address, at_ms) VALUES (?, ?)", (address, now_ms)
+                )
+        return answer
+
+    def claim_digest(
+        self, player: str, began_ms: int, now_ms: int, games: tuple[dict[str, Any], ...]
+    ) -> Digest | NotYet:
+        """A digest of `games` to send `player` now, noted as sent; or when to ask again
+        (`emails.digest_due`)."""
+        with self._transaction():
+            record = self._email(player)
+            due = digest_due(record, began_ms, now_ms)
+            if not isinstance(due, DigestDue):
+                return due
+            if not games:
+                return NotYet(None)
+            self._put_email(player, record.digested(now_ms))
+        return Digest(due.address, games, due.hours)
+
+    def claim_reminder(self, player: str, marker: str, now_ms: int, keep_ms: int) -> str | None:
+        """`player`'s verified address, the first time the turn `marker` is asked of."""
+        with self._transaction():
+            record = self._email(player)
+            if record.address is None or not record.verified:
+                return None
+            self._db.execute("DELETE FROM mailed WHERE until_ms < ?", (now_ms,))
+            cursor = self._db.execute(
+                "INSERT OR IGNORE INTO mailed (marker, until_ms) VALUES (?, ?)",
+                (marker, now_ms + keep_ms),
+            )
+        return record.address if cursor.rowcount == 1 else None
+
+    def _email(self, player: str) -> EmailRecord:
+        row = self._db.execute("SELECT record FROM emails WHERE player = ?", (player,)).fetchone()
+        return EmailRecord.read(None if row is None else str(row[0]))
+
+    def _put_email(self, player: str, record: EmailRecord) -> None:
+        self._db.execute(
+            "INSERT INTO emails (player, record) VALUES (?, ?) ON CONFLICT (player)"
+            " DO UPDATE SET record = excluded.record",
+            (player, record.text()),
+        )
 
 
 def player_lines(

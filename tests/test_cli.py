@@ -124,3 +124,45 @@ def test_see_draws_a_dealt_board_and_refuses_a_name_there_is_not(
     assert out.startswith("Othello, board 5: Black moves first.\n")
     assert main(["see", "tribolo", "--board", "maze"]) == 2
     assert "must be one of random, centre, islands, walls, diamond" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["--smtp", "http://mail.example.org", "--mail-from", "games@example.org"],
+            "--smtp 'http://mail.example.org' is not an SMTP URL: give smtp://",
+        ),
+        (
+            ["--smtp", "smtp://mail.example.org?starttls=maybe", "--mail-from", "g@example.org"],
+            "the one setting an SMTP URL takes is ?starttls=require",
+        ),
+        (
+            ["--smtp", "smtp://mail.example.org", "--mail-from", "games"],
+            "--mail-from 'games' is not an address to send from",
+        ),
+    ],
+)
+def test_serve_refuses_mail_settings_it_cannot_use_with_status_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", *argv])
+    assert exited.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--smtp", "smtp://mail.example.org"], "--smtp needs --mail-from too"),
+        (["--mail-from", "games@example.org"], "--mail-from needs --smtp too"),
+    ],
+)
+def test_serve_takes_an_smtp_server_and_its_sender_together(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    status, out, err = run(capsys, "serve", *argv)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"parlour serve: error: {message}")
+    assert err.count("\n") == 1

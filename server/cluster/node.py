@@ -34,6 +34,7 @@ from .link import Link
 from .members import NOTED, Memberships
 from .metrics import ClusterMetrics
 from .outbound import NODE_BITS, Change, Outbound, room_named
+from .presence import Presence
 from .records import RedisRecords, RoomWrite
 from .remote import RemoteThinkers
 from .routing import AWAY, Routing
@@ -111,6 +112,9 @@ class ClusterNode:
         )
         self.outbound = Outbound(self.records, self)
         self.outbound.write_seconds = self.counts.write_seconds.set
+        keep_ms = round(config.lease_seconds * 2000)
+        self.presence = Presence(self.records, lambda: self.node, shell.spawn, keep_ms)
+        """Which players are connected here, for every node's digests to see."""
 
     @property
     def node(self) -> int:
@@ -139,6 +143,7 @@ class ClusterNode:
         spawn(self.outbound.run())
         spawn(self.outbound.run_control())
         spawn(self.leases.heartbeat_forever(self.config.lease_seconds / 3))
+        spawn(self.presence.renew_forever(self.config.lease_seconds / 3))
         spawn(self.forwarding.expire_forever())
         log.info("node %d joined the cluster at %s", self.node, self.config.redis_url)
 
@@ -163,6 +168,7 @@ class ClusterNode:
 
     def disconnected(self, conn: ConnId) -> None:
         self.routing.disconnected(conn)
+        self.presence.closed(conn)
 
     def thinkers(self) -> Thinkers:
         """The cluster's workers, through Redis; this node's processes among them, if any."""
@@ -192,6 +198,9 @@ class ClusterNode:
         go only if this node still holds them, so nobody is shown a room as a node that
         lost it has it (a change Redis refused, say). A turn passed to a player is told
         to every node, for each to tell the player's connections it holds."""
+        for conn, message in outbox:
+            if isinstance(message, m.Welcome) and message.player and conn in self.connections:
+                self.presence.welcomed(conn, str(message.player["id"]))
         unsaved = self.lobby.take_unsaved()
         results: dict[str, list[Result]] = {}
         for result in unsaved.results:

@@ -8,7 +8,7 @@ so a game is counted exactly once.
 
 import json
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -17,6 +17,17 @@ from redis.asyncio.client import Pipeline
 from redis.exceptions import WatchError
 
 from .. import vacations
+from ..emails import (
+    HOUR_MS,
+    Digest,
+    DigestDue,
+    EmailAnswer,
+    EmailChange,
+    EmailRecord,
+    NotYet,
+    code_address,
+    digest_due,
+)
 from ..known import playing_in
 from ..ratings import COMPUTER, NEW, Rating, computer_player, rate_players
 from ..scores import COMPUTER_NAME, Result, best_of
@@ -104,6 +115,8 @@ class RedisRecords:
         self._put_save = redis.register_script(scripts.PUT_SAVE)
         self._set_initials = redis.register_script(scripts.SET_INITIALS)
         self._claim_name = redis.register_script(scripts.CLAIM_NAME)
+        self.mail = RedisMail(redis, prefix, self.playing)
+        """Players' addresses, the mail they are sent, and who is connected (2.13)."""
 
     def _key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -482,6 +495,120 @@ class RedisRecords:
         """As `Store.record`."""
         found = await self.redis.get(self._key("record", record))
         return None if found is None else _text(found)
+
+    # Players' mail.
+
+
+class RedisMail:
+    """Players' email records, the mails claimed for sending, and which players are
+    connected to some node: as `Store.mail` keeps them, in Redis for every node."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        prefix: str,
+        playing: Callable[[str], Awaitable[list[dict[str, Any]]]],
+    ) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self._playing = playing
+        self._present = redis.register_script(scripts.PRESENT)
+
+    def _key(self, *parts: str) -> str:
+        return self.prefix + ":".join(parts)
+
+    async def change_email(self, player: str, change: EmailChange, now_ms: int) -> EmailAnswer:
+        """As `Store.change_email`, retried if another node changes the record meanwhile."""
+        key = self._key("email", player)
+        address = code_address(change)
+        codes = self._key("codes-to", address or "")
+        since = now_ms - HOUR_MS
+        async with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(key, codes)
+                    record = EmailRecord.read(await pipe.get(key))
+                    to_address = 0
+                    if address is not None:
+                        to_address = await pipe.zcount(codes, f"({since}", "+inf")
+                    after, answer = change.apply(record, player, now_ms, to_address)
+                    if after == record and answer.code is None:
+                        return answer
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                    pipe.set(key, after.text())
+                    if answer.code is not None:
+                        pipe.zremrangebyscore(codes, "-inf", since)
+                        pipe.zadd(codes, {f"{player}:{now_ms}": now_ms})
+                        pipe.pexpire(codes, HOUR_MS)
+                    await pipe.execute()
+                    return answer
+                except WatchError:
+                    continue
+
+    async def claim_digest(
+        self, player: str, began_ms: int, now_ms: int, games: tuple[dict[str, Any], ...]
+    ) -> Digest | NotYet:
+        """As `Store.claim_digest`, but never while a connection of the player's is open
+        on any node; the digest lists every game of the cluster's that waits on them.
+        Noted as sent in one transaction on the record: of nodes asking at once, one
+        wins and the others find it sent."""
+        key = self._key("email", player)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(key)
+                    record = EmailRecord.read(await pipe.get(key))
+                    due = digest_due(record, began_ms, now_ms)
+                    if not isinstance(due, DigestDue):
+                        return due
+                    if await self.present(player):
+                        return NotYet(now_ms)
+                    waiting = tuple(game for game in await self._playing(player) if game["turn"])
+                    if not waiting:
+                        return NotYet(None)
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                    pipe.set(key, record.digested(now_ms).text())
+                    await pipe.execute()
+                    return Digest(due.address, waiting, due.hours)
+                except WatchError:
+                    continue
+
+    async def claim_reminder(
+        self, player: str, marker: str, now_ms: int, keep_ms: int
+    ) -> str | None:
+        """As `Store.claim_reminder`: the turn marked once, by whichever node asks first."""
+        record = EmailRecord.read(await self.redis.get(self._key("email", player)))
+        if record.address is None or not record.verified:
+            return None
+        marked = await self.redis.set(self._key("mailed", marker), 1, nx=True, px=keep_ms)
+        return record.address if marked else None
+
+    async def present(self, player: str) -> bool:
+        """Whether a connection of `player`'s is open on any node."""
+        return bool(await self._present(args=[self.prefix, player]))
+
+    async def set_present(self, node: int, players: Iterable[str], keep_ms: int) -> None:
+        """The players connected to `node` now, kept `keep_ms` unless renewed."""
+        key = self._key("online", str(node))
+        here = sorted(set(players))
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(key)
+            if here:
+                pipe.sadd(key, *here)
+                pipe.pexpire(key, keep_ms)
+            await pipe.execute()
+
+    async def arrived(self, node: int, player: str, keep_ms: int) -> None:
+        """A connection of `player`'s opened on `node`."""
+        key = self._key("online", str(node))
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.sadd(key, player)
+            pipe.pexpire(key, keep_ms)
+            await pipe.execute()
+
+    async def departed(self, node: int, player: str) -> None:
+        """The last connection of `player`'s on `node` closed."""
+        await self.redis.srem(self._key("online", str(node)), player)
 
 
 def _rating(value: bytes | str) -> Rating:

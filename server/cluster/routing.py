@@ -45,6 +45,8 @@ ROOM_CHANGES: Final = (
     m.LoadGame,
     m.SaveGame,
     m.SetInitials,
+    m.SetEmail,
+    m.VerifyEmail,
 )
 """Requests that change a room or the records."""
 MAX_MOVES: Final = 5

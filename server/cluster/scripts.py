@@ -16,6 +16,9 @@ Keys, under the cluster's prefix P:
   a player's name; `P rating:GAME`: ratings by player; `P rated:ROOM:V`: a game's rating
   changes, written once. `P done:TOKEN`: for a few seconds, the answer to a node's change
   with that token, so that a change sent again is not carried out twice.
+- `P email:ID`: a player's address for mail and what goes with it (`emails.py`), as JSON;
+  `P mailed:MARKER`: a mail sent once (a reminder for one turn), while it matters;
+  `P online:NODE`: the players connected to that node, renewed with its heartbeat.
 
 Every write to a room checks its lease against the writer's node and fencing number, so a
 node that lost a room (paused, cut off, slow) can never write to it again.
@@ -272,3 +275,13 @@ return 1
 """Keep the initials typed for a board's best score (KEYS none; ARGV: prefix, game, preset,
 name, score, initials) if it is still theirs, and on the card of every board too where it
 is the best there; 1 if kept."""
+
+PRESENT: Final = """
+local P, player = ARGV[1], ARGV[2]
+for _, node in ipairs(redis.call('ZRANGE', P .. 'nodes', 0, -1)) do
+  if redis.call('SISMEMBER', P .. 'online:' .. node, player) == 1 then return 1 end
+end
+return 0
+"""
+"""ARGV: prefix, player id. 1 if a connection of the player's is open on any node (the
+players of a node that was lost go when its set runs out), else 0."""

@@ -18,6 +18,16 @@ from parlour.server.cluster.records import (
     RedisRecords,
     RoomWrite,
 )
+from parlour.server.emails import (
+    HOUR_MS,
+    Digest,
+    EmailChange,
+    NotYet,
+    ReadAddress,
+    SetAddress,
+    Verify,
+)
+from parlour.server.known import playing_in
 from parlour.server.scores import Result, SeatResult
 from parlour.server.store import GUESTS, MEMORY, Save, SetInitials, Store
 
@@ -25,7 +35,7 @@ from ..server.test_scores import result
 from .processes import RedisProcess
 
 LEASE_MS = 300
-ANN, BOB = "p-ann0000000000000", "p-bob0000000000000"
+ANN, BOB, CY = "p-ann0000000000000", "p-bob0000000000000", "p-cy00000000000000"
 
 
 @pytest.fixture
@@ -397,3 +407,98 @@ async def test_vacations_are_kept_in_redis_as_sqlite_keeps_them(records: RedisRe
         assert await records.take_vacation(player, days, at) == kept, (player, days)
     last = store.take_vacation(ANN, 0, now + 86_400 * 401)
     assert last is not None and last.year == 2028 and last.used == 1, "a new year, a day begun"
+
+
+async def test_players_mail_records_answer_as_the_single_servers_do(
+    records: RedisRecords,
+) -> None:
+    sqlite = Store(MEMORY)
+    hour = HOUR_MS
+    asked: list[tuple[int, str, EmailChange]] = [
+        (0, ANN, ReadAddress()),
+        (0, ANN, SetAddress("ann@example.org", 12, "111111")),
+        (1, ANN, Verify("222222")),
+        (2, ANN, SetAddress("ann@example.org", None, "333333")),
+        (3, ANN, Verify("333333")),
+        (4, ANN, SetAddress("ann@example.org", 48, "444444")),
+        (5, ANN, SetAddress("anne@example.org", None, "555555")),
+        (6, ANN, SetAddress("ann@example.org", None, "666666")),
+        (7, BOB, SetAddress("ann@example.org", None, "777777")),
+        (8, CY, SetAddress("ann@example.org", None, "888888")),
+        (hour, ANN, SetAddress("ann@example.org", None, "999999")),
+        (hour + 1, ANN, Verify("999999")),
+        (hour + 2, ANN, SetAddress(None, 6, "000000")),
+        (hour + 3, ANN, ReadAddress()),
+    ]
+    refused = []
+    for now, who, change in asked:
+        answer = await records.mail.change_email(who, change, now)
+        assert answer == sqlite.mail.change_email(who, change, now), (now, who)
+        refused += [(now, answer.refused[0].value)] if answer.refused else []
+    assert refused == [(1, "bad_code"), (6, "rate_limited"), (8, "rate_limited")], (
+        "a wrong code, a fourth code for Ann within the hour, a fourth to her address"
+    )
+    assert await records.mail.change_email(BOB, ReadAddress(), 0) == sqlite.mail.change_email(
+        BOB, ReadAddress(), 0
+    )
+    shown = sqlite.mail.change_email(ANN, ReadAddress(), hour + 4).shown
+    assert shown == {"address": None, "verified": False, "digest_hours": 6}
+
+    waiting = tuple(playing_in([json.loads(ann_waits("r1"))], ANN, 0))
+    for change in (SetAddress("ann@example.org", 1, "123456"), Verify("123456")):
+        sqlite.mail.change_email(ANN, change, 2 * hour)
+        await records.mail.change_email(ANN, change, 2 * hour)
+    node = await records.join_cluster()
+    await records.write(node, [RoomWrite("r1", NEW_ROOM, ann_waits("r1"))])
+    for began, now in [(10, 3 * hour), (10, 3 * hour + 1), (3 * hour + 5, 3 * hour + 9)]:
+        assert await records.mail.claim_digest(
+            ANN, began, now, waiting
+        ) == sqlite.mail.claim_digest(ANN, began, now, waiting), (began, now)
+    assert sqlite.mail.claim_digest(ANN, 4 * hour + 5, 4 * hour + 9, waiting) == Digest(
+        "ann@example.org", waiting, 1
+    )
+    for marker, now in [("r1:3:white", 0), ("r1:3:white", 1), ("r1:4:white", 2)]:
+        assert await records.mail.claim_reminder(
+            ANN, marker, now, hour
+        ) == sqlite.mail.claim_reminder(ANN, marker, now, hour)
+    assert await records.mail.claim_reminder(BOB, "r1:5:black", 0, hour) is None
+
+
+async def test_a_digest_claimed_by_two_nodes_at_once_goes_once_and_never_to_one_connected(
+    records: RedisRecords,
+) -> None:
+    for change in (SetAddress("ann@example.org", None, "123456"), Verify("123456")):
+        await records.mail.change_email(ANN, change, 0)
+    node, other = await records.join_cluster(), await records.join_cluster()
+    await records.write(node, [RoomWrite("r1", NEW_ROOM, ann_waits("r1"))])
+    await records.mail.arrived(other, ANN, 10_000)
+    assert await records.mail.present(ANN)
+    assert await records.mail.claim_digest(ANN, 5, 10, ()) == NotYet(10), "Ann is connected"
+    await records.mail.set_present(other, [BOB], 10_000)
+    assert not await records.mail.present(ANN)
+    claims = await asyncio.gather(*(records.mail.claim_digest(ANN, 5, 10, ()) for _ in range(8)))
+    sent = [claim for claim in claims if isinstance(claim, Digest)]
+    assert len(sent) == 1, claims
+    assert [game["room"] for game in sent[0].games] == ["r1"], "the cluster's games, read"
+    await records.mail.departed(other, BOB)
+    assert not await records.mail.present(BOB)
+
+
+def ann_waits(room: str) -> str:
+    """A room's record in which white, Ann's as a person, is to move."""
+    seats = [
+        {"colour": "black", "holder": "human", "player": BOB},
+        {"colour": "white", "holder": "human", "player": ANN},
+    ]
+    return json.dumps(
+        {
+            "id": room,
+            "code": None,
+            "game": "othello",
+            "status": "playing",
+            "moved_at": 1_790_000_000,
+            "seats": seats,
+            "to_move": "white",
+            "clock": None,
+        }
+    )

@@ -44,6 +44,9 @@ VALID: dict[str, dict[str, Any]] = {
     "my_games": {},
     "leaderboard": {"game": "tribolo"},
     "replay": {},
+    "set_email": {},
+    "verify_email": {"code": "042917"},
+    "get_email": {},
 }
 """The smallest valid map of each client message, without its `type`."""
 
@@ -70,6 +73,7 @@ OPTIONAL: dict[str, dict[str, Any]] = {
     "save_game": {"replace": True},
     "list_saves": {"game": "numlo"},
     "replay": {"record": "k7Hq2mXa.61", "room": ROOM, "text": '[Game "othello"]\n'},
+    "set_email": {"address": "ann@example.org", "digest_hours": 12},
 }
 """A valid value for each optional field."""
 
@@ -85,6 +89,7 @@ INTEGER_FIELDS = [
     ("move", "version"),
     ("suggest", "think_ms"),
     ("new_game", "board"),
+    ("set_email", "digest_hours"),
 ]
 CHOICE_FIELDS = [
     ("set_seat", "holder"),
@@ -276,6 +281,8 @@ def test_strings_beyond_their_bounds_are_bad_fields(kind: str, name: str, length
         ("list_rooms", "id", 0),
         ("list_rooms", "id", -MAX_SAFE_INTEGER),
         ("list_rooms", "id", MAX_SAFE_INTEGER),
+        ("set_email", "digest_hours", 1),
+        ("set_email", "digest_hours", 168),
     ],
 )
 def test_integers_at_their_bounds_are_accepted(kind: str, name: str, value: int) -> None:
@@ -296,6 +303,8 @@ def test_integers_at_their_bounds_are_accepted(kind: str, name: str, value: int)
         ("suggest", "think_ms", 99),
         ("suggest", "think_ms", 10_001),
         ("list_rooms", "id", MAX_SAFE_INTEGER + 1),
+        ("set_email", "digest_hours", 0),
+        ("set_email", "digest_hours", 169),
     ],
 )
 def test_integers_beyond_their_bounds_are_bad_fields(kind: str, name: str, value: int) -> None:
@@ -507,3 +516,70 @@ def test_request_id_of_a_message_without_id_is_none() -> None:
 
 def test_request_id_needs_no_valid_message_around_it() -> None:
     assert m.request_id({"type": "nonsense", "id": 9, "room": 1}) == 9
+
+
+# Email addresses and codes (protocol.md 2.13).
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("ann@example.org", "ann@example.org"),
+        ("  Ann.Lee+games@Mail.Example.ORG ", "Ann.Lee+games@mail.example.org"),
+        ("o'brien@xn--bcher-kva.example", "o'brien@xn--bcher-kva.example"),
+        ("a@b.co", "a@b.co"),
+        ("x" * 64 + "@" + "d" * 63 + ".org", "x" * 64 + "@" + "d" * 63 + ".org"),
+    ],
+)
+def test_an_address_in_the_shape_of_one_is_read_with_its_domain_in_lower_case(
+    given: str, kept: str
+) -> None:
+    assert read("set_email", address=given) == m.SetEmail(address=kept, digest_hours=12)
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "",
+        "ann",
+        "ann@",
+        "@example.org",
+        "ann@example",
+        "ann@@example.org",
+        "ann@bob@example.org",
+        "ann lee@example.org",
+        "ann@exa mple.org",
+        "ann..lee@example.org",
+        ".ann@example.org",
+        "ann.@example.org",
+        "<ann@example.org>",
+        "Ann <ann@example.org>",
+        "ann@-example.org",
+        "ann@example-.org",
+        "ann@example..org",
+        "ann@example.org.",
+        "ann@10.0.0.1",
+        "ann@[10.0.0.1]",
+        "zoë@example.org",
+        "ann@bücher.example",
+        "ann@example.org\n",
+        "x" * 65 + "@example.org",
+        "ann@" + "d" * 64 + ".org",
+        "ann@" + "d" * 250 + ".org",
+    ],
+)
+def test_anything_but_an_address_is_a_bad_field(address: str) -> None:
+    assert_bad_field(wire("set_email", address=address), "address")
+
+
+@pytest.mark.parametrize("code", ["042917", "042 917", "04-29-17", " 042917 "])
+def test_a_code_reads_as_its_six_digits_with_spaces_and_dashes_dropped(code: str) -> None:
+    assert read("verify_email", code=code) == m.VerifyEmail(code="042917")
+
+
+FULL_WIDTH_DIGITS = "".join(chr(0xFF10 + int(digit)) for digit in "042917")
+
+
+@pytest.mark.parametrize("code", ["", "42917", "0429170", "04291a", FULL_WIDTH_DIGITS, "42917.0"])
+def test_a_code_of_other_than_six_digits_is_a_bad_field(code: str) -> None:
+    assert_bad_field(wire("verify_email", code=code), "code")

@@ -89,6 +89,9 @@ CLIENT_SAMPLES: list[m.ClientMessage] = [
     m.MyGames(id=21),
     m.Leaderboard(id=22, game="numlo"),
     m.Replay(id=23, record="k7Hq2mXa.61"),
+    m.SetEmail(id=24, address="ann@example.org", digest_hours=12),
+    m.VerifyEmail(id=26, code="042917"),
+    m.GetEmail(id=27),
 ]
 
 SEARCH = {"move": "e3", "line": ["e3", "f4", "c4"], "score": -35, "depth": 3, "nodes": 1822}
@@ -98,6 +101,7 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
         version=1,
         server="parlour 0.1.0",
         games=[game.describe() | {"levels": ["easy"]} for game in GAMES.values()],
+        email=True,
     ),
     m.Rooms(id=1, rooms=[SUMMARY | {"status": "waiting"}]),
     m.Joined(id=2, room=ROOM_VIEW, seat="blue", token=TOKEN, host=True, code="Zr8" * 8),
@@ -147,6 +151,7 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
     ),
     m.YourTurn(room=ROOM, ref="Zr8" * 8, game="othello", seats=["black"], time_left_ms=None),
     m.VacationReply(id=36, until=1_800_259_200, days_left=27),
+    m.EmailReply(id=24, address="ann@example.org", verified=False, digest_hours=12),
     m.LeaderboardReply(
         id=22,
         game="numlo",

@@ -59,7 +59,7 @@ def play_out(lobby: Lobby, room_id: str) -> list[tuple[int, m.ServerMessage]]:
 def replayed(lobby: Lobby, conn: int, asked: m.Replay) -> m.ServerMessage:
     """The answer to `asked`: a refusal at once, or the replay the shell builds."""
     outbox = lobby.handle(conn, asked)
-    for replay in lobby.replays_asked():
+    for replay in lobby.known.replays_asked():
         outbox += replay.answer()
     reply: m.ServerMessage = answer(outbox, conn)
     return reply

@@ -57,7 +57,7 @@ def test_the_host_hands_a_computer_seat_to_a_person_and_back_mid_game() -> None:
     assert notice == m.SeatSet(room=room, seat="green", holder=ann, by="Ann", after=1)
     held = table.lobby.rooms[room]
     assert [seat.colour for seat in held.seats_of(1)] == ["blue", "green"]
-    assert table.lobby.seats_changed() == {(room, "green")}
+    assert table.lobby.journal.take_reseated() == {(room, "green")}
     # The search begun for green's computer is stale: its move is refused, none is asked.
     with pytest.raises(Exception, match="changed hands"):
         bot_plays(table.lobby, turn)
@@ -124,7 +124,7 @@ def test_a_stranger_may_not_change_a_seat_and_a_bad_level_changes_nothing() -> N
         table.lobby.handle(1, m.SetSeat(room=room, seat="pink", holder="bot")), 1
     ) == ("no_such_seat")
     assert table.snapshot(room) == before
-    assert table.lobby.seats_changed() == set()
+    assert table.lobby.journal.take_reseated() == set()
 
 
 def test_the_host_hands_a_dropped_persons_seat_to_a_stand_in_and_they_come_back() -> None:

@@ -1,0 +1,137 @@
+"""The shell's post office: the mails the lobby made, sent one at a time through the SMTP
+server in a thread, so the event loop never waits on it. A mail the SMTP server cannot
+take now (it is down, or slow) is tried again later, less and less often, and dropped
+after the last try; the server serves on meanwhile. Every outcome is logged and counted."""
+
+import asyncio
+import contextlib
+import logging
+import smtplib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from email.message import EmailMessage
+from typing import Final
+
+from prometheus_client import Counter, Gauge
+
+from .letters import Mail
+from .smtp import MailRefusedError, SmtpServer, message_of, send
+
+log = logging.getLogger("parlour.server")
+
+RETRY_SECONDS: Final = (10.0, 30.0, 120.0, 600.0, 1800.0)
+"""How long a mail waits before each new try; after the last, it is dropped."""
+
+Send = Callable[[SmtpServer, EmailMessage], None]
+
+
+@dataclass
+class Waiting:
+    """A mail in the queue, and how often it was tried."""
+
+    mail: Mail
+    due: float
+    """When to try it next, on the mailer's clock."""
+    tries: int = 0
+
+
+class Mailer:
+    """Mails waiting to be sent, and the task that sends them."""
+
+    def __init__(
+        self,
+        server: SmtpServer,
+        sender: str,
+        counted: Counter,
+        waiting: Gauge,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        send: Send = send,
+    ) -> None:
+        self.server = server
+        self.sender = sender
+        self.counted = counted
+        """Mails by kind and outcome: `sent`, `retried` or `dropped`."""
+        self.waiting_gauge = waiting
+        self.clock = clock
+        self._send = send
+        self._queue: list[Waiting] = []
+        self._sending = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._settled = asyncio.Event()
+        self._settled.set()
+
+    def post(self, mail: Mail) -> None:
+        """A mail to send as soon as may be."""
+        self._queue.append(Waiting(mail, self.clock()))
+        self.waiting_gauge.set(len(self._queue))
+        self._settled.clear()
+        self._wake.set()
+
+    @property
+    def queued(self) -> int:
+        return len(self._queue)
+
+    def _due(self) -> list[Waiting]:
+        now = self.clock()
+        return [waiting for waiting in self._queue if waiting.due <= now]
+
+    async def send_due(self) -> None:
+        """Try every mail due now, one at a time; those that fail wait for their next try."""
+        async with self._sending:
+            for waiting in self._due():
+                try:
+                    message = message_of(waiting.mail, self.sender)
+                    await asyncio.to_thread(self._send, self.server, message)
+                except MailRefusedError as refused:
+                    self._drop(waiting, str(refused))
+                except (OSError, smtplib.SMTPException) as error:
+                    self._retry(waiting, error)
+                except Exception as error:
+                    log.exception("failed on a %s mail to %s", waiting.mail.kind, waiting.mail.to)
+                    self._drop(waiting, repr(error))
+                else:
+                    self._queue.remove(waiting)
+                    self.counted.labels(waiting.mail.kind, "sent").inc()
+                    log.info("sent a %s mail to %s", waiting.mail.kind, waiting.mail.to)
+                finally:
+                    self.waiting_gauge.set(len(self._queue))
+
+    def _retry(self, waiting: Waiting, error: Exception) -> None:
+        if waiting.tries >= len(RETRY_SECONDS):
+            self._drop(waiting, f"{error}, after {waiting.tries + 1} tries")
+            return
+        delay = RETRY_SECONDS[waiting.tries]
+        waiting.tries += 1
+        waiting.due = self.clock() + delay
+        self.counted.labels(waiting.mail.kind, "retried").inc()
+        log.warning(
+            "could not send a %s mail to %s through %s (%s): trying again in %g s",
+            waiting.mail.kind,
+            waiting.mail.to,
+            self.server.shown(),
+            error,
+            delay,
+        )
+
+    def _drop(self, waiting: Waiting, why: str) -> None:
+        self._queue.remove(waiting)
+        self.counted.labels(waiting.mail.kind, "dropped").inc()
+        log.error("dropped a %s mail to %s: %s", waiting.mail.kind, waiting.mail.to, why)
+
+    async def run_forever(self) -> None:
+        """Send mails as they come and as their next tries fall due."""
+        while True:
+            await self.send_due()
+            if not self._due():
+                self._settled.set()
+            self._wake.clear()
+            later = [waiting.due for waiting in self._queue]
+            delay = None if not later else max(0.0, min(later) - self.clock())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), delay)
+
+    async def idle(self) -> None:
+        """Until no mail is being sent or due now (those waiting for a later try aside)."""
+        await self._settled.wait()
