@@ -65,11 +65,13 @@ class Timekeeper:
     def vacation_taken(
         self, conn: ConnId, request: str | int | None, query: VacationQuery, found: Any
     ) -> Outbox:
+        """The database's answer to a vacation asked for: taken (and applied to the rooms
+        here), or refused for want of days."""
         if not isinstance(found, Vacation):
             raise refuse(
                 ErrorCode.NO_VACATION_LEFT,
                 f"that is more vacation days than you have left this year ({VACATION_DAYS} a"
-                " year; ask for 0 to see how many)",
+                " year, counted as they are taken)",
             )
         from_ms, until_ms = int(found.start * 1000), int(found.until * 1000)
         self._vacations.append((query.player, from_ms, until_ms))
