@@ -1,12 +1,13 @@
 """Fixtures more than one folder of tests uses: a server that serves TLS with certificates
 made by a CA of the test's own."""
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from parlour.server import ParlourServer, ServerConfig, running_server
+from tests.mailbox import Mailbox
 from tests.tlsfiles import TlsFiles, make_tls_files
 
 
@@ -28,3 +29,14 @@ async def tls_server(tls_files: TlsFiles) -> AsyncIterator[ParlourServer]:
     )
     async with running_server(config) as running:
         yield running
+
+
+@pytest.fixture
+def mailbox() -> Iterator[Mailbox]:
+    """A real SMTP server in this process, on a free loopback port, keeping what it gets."""
+    box = Mailbox()
+    box.start()
+    try:
+        yield box
+    finally:
+        box.stop()

@@ -4,9 +4,6 @@ waiting on a player who is away and both look for mail due at once, one digest g
 listing both games."""
 
 import asyncio
-from collections.abc import Iterator
-
-import pytest
 
 from parlour.protocol import messages as m
 from parlour.protocol.players import new_key, player_id
@@ -20,16 +17,6 @@ from .processes import RedisProcess
 
 ANN_KEY, BOB_KEY, CY_KEY = new_key(), new_key(), new_key()
 BOB = player_id(BOB_KEY)
-
-
-@pytest.fixture
-def mailbox() -> Iterator[Mailbox]:
-    box = Mailbox()
-    box.start()
-    try:
-        yield box
-    finally:
-        box.stop()
 
 
 def node_config(redis_url: str, smtp: str) -> ServerConfig:

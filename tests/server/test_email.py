@@ -7,7 +7,7 @@ for, never waited for."""
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -49,16 +49,6 @@ class Wall:
 
     def hours(self, hours: float) -> None:
         self.now += hours * 3600
-
-
-@pytest.fixture
-def mailbox() -> Iterator[Mailbox]:
-    box = Mailbox()
-    box.start()
-    try:
-        yield box
-    finally:
-        box.stop()
 
 
 @asynccontextmanager
