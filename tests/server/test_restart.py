@@ -4,7 +4,6 @@ directory with every move any client was told of, and the games play on to the e
 import asyncio
 import contextlib
 import re
-import signal
 import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -16,7 +15,7 @@ from parlour.rules import GAMES
 from parlour.server import ServerConfig, running_server
 from parlour.server.store import FILE_NAME as STORE_FILE
 
-from .serving import spawn_serve
+from .serving import kill_all, spawn_serve
 from .wsclient import Client
 
 START_TIMEOUT = 60.0
@@ -35,7 +34,7 @@ async def server_process(data_dir: Path) -> AsyncIterator[tuple[asyncio.subproce
         yield process, int(found.group(1))
     finally:
         if process.returncode is None:
-            process.kill()
+            kill_all(process)
             await process.wait()
 
 
@@ -128,7 +127,7 @@ async def test_a_killed_server_comes_back_with_every_move_told(tmp_path: Path) -
         mover = ann if state["to_move"] == "black" else bob
         last = m.Move(room=ann.ref, version=othello["version"], move=state["legal_moves"][0])
         await mover.client.send(last)
-        process.send_signal(signal.SIGKILL)
+        kill_all(process)
         await process.wait()
         for person in people:
             with contextlib.suppress(Exception):
@@ -211,7 +210,7 @@ async def test_a_killed_server_comes_back_with_each_rooms_history(tmp_path: Path
         await play_some([ann, bob], 4)
         said = await bob.client.request(m.Chat(room=bob.ref, text="so close! gg"))
         assert isinstance(said, m.Ok), "stored before it was told"
-        process.send_signal(signal.SIGKILL)
+        kill_all(process)
         await process.wait()
     async with server_process(tmp_path) as (_, port):
         back = await Client.open(port, "Bob")
