@@ -56,13 +56,16 @@ _outlet: tuple[socket.socket, str] | None = None
 """In a worker: the socket it sends thoughts from and the server's address."""
 
 
-def start_worker(address: str) -> None:
-    """Run first in every new worker: yield the CPU to the event loop, die with the parent
-    (a worker killed outright takes its searches with it), open the outlet."""
+def start_worker(address: str, server: int) -> None:
+    """Run first in every new worker: yield the CPU to the event loop, die with the server
+    (a worker killed outright takes its searches with it; one whose server died while it
+    was starting, before it could ask to, goes at once), open the outlet."""
     global _outlet  # noqa: PLW0603 (one outlet for the life of the worker process)
     os.nice(WORKER_NICENESS)
     with contextlib.suppress(OSError, AttributeError):  # Linux only; elsewhere orphans finish
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != server:
+        os._exit(0)
     outlet = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     outlet.setblocking(False)
     _outlet = (outlet, address)
@@ -215,7 +218,7 @@ class BotWorkers(Thinkers):
         self._pool = ProcessPool(
             max_workers=workers + 1,
             initializer=start_worker,
-            initargs=(self._address,),
+            initargs=(self._address, os.getpid()),
             context=multiprocessing.get_context("spawn"),
         )
 
