@@ -14,7 +14,7 @@ server: a restored room is given back the time its server was away (`paused`).
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from parlour.protocol.timecontrol import DAY_MS, DAYS, LIVE, TimeControl
+from parlour.protocol.timecontrol import DAY_MS, DAYS, LIVE, TimeControl, read_time_control
 
 GRACE_MS: Final = 1000
 """How long past zero a live clock runs before its seat is flagged: the last move's way
@@ -189,6 +189,20 @@ class Clock:
             shown["held_until"] = held
         return shown
 
+    @classmethod
+    def from_record(cls, value: dict[str, Any]) -> "Clock":
+        """The clock a room's record kept (`record`); KeyError, TypeError or ValueError
+        if it is not one."""
+        return cls(
+            read_time_control("clock.control", value["control"]),
+            [int(ms) for ms in value["remaining_ms"]],
+            [int(ms) for ms in value["lag_budget_ms"]],
+            None if value["running"] is None else int(value["running"]),
+            int(value["since_ms"]),
+            {int(seat) for seat in value.get("untimed", [])},
+            {int(seat): (int(start), int(end)) for seat, start, end in value.get("holds", [])},
+        )
+
     def record(self) -> dict[str, Any]:
         """What a room's record keeps of the clock."""
         return {
@@ -202,15 +216,10 @@ class Clock:
         }
 
 
-def left_in_record(clock: dict[str, Any] | None, now_ms: int) -> int | None:
+def left_in_record(record: dict[str, Any] | None, now_ms: int) -> int | None:
     """The time the running seat has left at `now_ms`, from a room record's clock
     (`Clock.record`); None without a clock or a running seat."""
-    if clock is None or clock.get("running") is None:
+    clock = None if record is None else Clock.from_record(record)
+    if clock is None or clock.running is None:
         return None
-    running = int(clock["running"])
-    since = int(clock["since_ms"])
-    elapsed = max(0, now_ms - since)
-    for seat, start, end in clock.get("holds", []):
-        if int(seat) == running:
-            elapsed -= max(0, min(now_ms, int(end)) - max(since, int(start)))
-    return max(0, int(clock["remaining_ms"][running]) - elapsed)
+    return max(0, clock.left_ms(clock.running, now_ms))

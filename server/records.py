@@ -197,15 +197,7 @@ def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
 def _clock(value: Any, seats: int) -> Clock | None:
     if value is None:
         return None
-    clock = Clock(
-        read_time_control("clock.control", value["control"]),
-        [int(ms) for ms in value["remaining_ms"]],
-        [int(ms) for ms in value["lag_budget_ms"]],
-        None if value["running"] is None else int(value["running"]),
-        int(value["since_ms"]),
-        {int(seat) for seat in value.get("untimed", [])},
-        {int(seat): (int(start), int(end)) for seat, start, end in value.get("holds", [])},
-    )
+    clock = Clock.from_record(value)
     if len(clock.remaining_ms) != seats or len(clock.lag_budget_ms) != seats:
         raise RecordError("the clock has not one time a seat")
     return clock
