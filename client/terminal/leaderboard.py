@@ -45,7 +45,8 @@ def leaderboard_rows(
 
 def leaderboard_text(reply: m.LeaderboardReply, me: str | None = None) -> str:
     """The leaderboard as plain lines, for `parlour leaderboard`."""
-    title = f"Leaderboard: {reply.game.capitalize()}"
+    speed = {"live": ", live games", "days": ", games of days a move"}.get(reply.speed, "")
+    title = f"Leaderboard: {reply.game.capitalize()}{speed}"
     if not reply.players:
         return f"{title}\nNobody has played a rated game of {reply.game} here yet."
     rows = [COLUMNS[:-1], *(row[:-1] for row in leaderboard_rows(reply.players, me))]

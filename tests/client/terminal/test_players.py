@@ -336,6 +336,7 @@ async def test_the_commands_print_the_leaderboard_and_my_games(
     assert await asyncio.to_thread(main, live) == 0
     live_board = capsys.readouterr().out
     assert "(you)" not in live_board, "a game without a clock rates nobody's live rating"
+    assert live_board.startswith("Leaderboard: Tribolo, live games")
 
 
 async def test_the_commands_that_only_look_say_hello_with_the_name_played_under(
