@@ -239,6 +239,11 @@ class TakeVacation(Message):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class GetVacation(Message):
+    TYPE = "get_vacation"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class HandOver(Message):
     TYPE = "hand_over"
     room: str = spec(ROOM_REF)
@@ -623,6 +628,7 @@ ClientMessage = (
     | NewGame
     | HandOver
     | TakeVacation
+    | GetVacation
     | Answer
     | Chat
     | ScoreCard
@@ -690,6 +696,7 @@ CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
         NewGame,
         HandOver,
         TakeVacation,
+        GetVacation,
         Answer,
         Chat,
         ScoreCard,

@@ -196,11 +196,12 @@ class Lobby:
                 return self.known.leaderboard(conn, message)
             case m.Replay():
                 return self.known.replay(conn, message, lambda ref: self._room_game(conn, ref))
-            case m.TakeVacation():
+            case m.TakeVacation() | m.GetVacation():
                 player = self.people.players.get(conn)
                 if player is None:
                     raise refuse(ErrorCode.NO_KEY, "vacations are a player's: send a player key")
-                vacation = VacationQuery(player, message.days, self.services.wall())
+                days = message.days if isinstance(message, m.TakeVacation) else None
+                vacation = VacationQuery(player, days, self.services.wall())
                 return self.asker.ask(ArchiveAsk(conn, message.id, vacation))
             case m.SetEmail() | m.VerifyEmail() | m.GetEmail():
                 return self.mailing.handle(conn, message)

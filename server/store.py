@@ -435,16 +435,16 @@ class Store:
             )
         return changes
 
-    def take_vacation(self, player: str, days: int, now: float) -> Vacation | None:
-        """A vacation of `days` days from `now` for `player` (0: end the one on), kept;
-        None, and nothing changed, if the year has not that many days left."""
+    def take_vacation(self, player: str, days: int | None, now: float) -> Vacation | None:
+        """A vacation of `days` days from `now` for `player` (0: end the one on; None: the
+        one kept), kept; None, and nothing changed, if the year has not that many days left."""
         with self._transaction():
             row = self._db.execute(
                 "SELECT year, used, start, until FROM vacations WHERE player = ?", (player,)
             ).fetchone()
             before = None if row is None else Vacation(int(row[0]), int(row[1]), row[2], row[3])
             after = vacations.take(before, days, now)
-            if after is not None:
+            if after is not None and after != before:
                 self._db.execute(
                     "INSERT OR REPLACE INTO vacations (player, year, used, start, until)"
                     " VALUES (?, ?, ?, ?, ?)",

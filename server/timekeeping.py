@@ -66,16 +66,18 @@ class Timekeeper:
         self, conn: ConnId, request: str | int | None, query: VacationQuery, found: Any
     ) -> Outbox:
         """The database's answer to a vacation asked for: taken (and applied to the rooms
-        here), or refused for want of days."""
+        here), or refused for want of days; or only looked at."""
         if not isinstance(found, Vacation):
             raise refuse(
                 ErrorCode.NO_VACATION_LEFT,
                 f"that is more vacation days than you have left this year ({VACATION_DAYS} a"
                 " year, counted as they are taken)",
             )
+        reply = m.VacationReply(id=request, **found.describe(query.now))
+        if query.days is None:
+            return [(conn, reply)]
         from_ms, until_ms = int(found.start * 1000), int(found.until * 1000)
         self._vacations.append((query.player, from_ms, until_ms))
-        reply = m.VacationReply(id=request, **found.describe(query.now))
         return [(conn, reply), *self.apply_vacation(query.player, from_ms, until_ms)]
 
     def apply_vacation(self, player: str, from_ms: int, until_ms: int) -> Outbox:

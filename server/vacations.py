@@ -35,11 +35,13 @@ def year_of(at: float) -> int:
     return time.gmtime(at).tm_year
 
 
-def take(before: Vacation | None, days: int, now: float) -> Vacation | None:
-    """The vacation after a request for `days` days from `now` (0: end the one on); None if
-    the year has not that many days left. A vacation on is ended first, its whole days not
-    begun given back."""
+def take(before: Vacation | None, days: int | None, now: float) -> Vacation | None:
+    """The vacation after a request for `days` days from `now` (0: end the one on; None:
+    only look); None if the year has not that many days left. A vacation on is ended
+    first, its whole days not begun given back."""
     year = year_of(now)
+    if days is None:
+        return before if before is not None else Vacation(year)
     used = before.used if before is not None and before.year == year else 0
     if before is not None and before.until > now:
         used = max(0, used - int((before.until - now) // DAY))

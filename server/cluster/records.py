@@ -430,7 +430,7 @@ class RedisRecords:
                 except WatchError:
                     continue
 
-    async def take_vacation(self, player: str, days: int, now: float) -> Vacation | None:
+    async def take_vacation(self, player: str, days: int | None, now: float) -> Vacation | None:
         """As `Store.take_vacation`, retried if the player's vacation changes meanwhile."""
         key = self._key("vacation", player)
         async with self.redis.pipeline(transaction=True) as pipe:
@@ -440,8 +440,8 @@ class RedisRecords:
                     kept = await pipe.get(key)
                     before = None if kept is None else Vacation(*json.loads(kept))
                     after = vacations.take(before, days, now)
-                    if after is None:
-                        return None
+                    if after is None or after == before:
+                        return after
                     pipe.multi()  # type: ignore[no-untyped-call]
                     pipe.set(key, json.dumps([after.year, after.used, after.start, after.until]))
                     await pipe.execute()

@@ -401,7 +401,8 @@ async def test_vacations_are_kept_in_redis_as_sqlite_keeps_them(records: RedisRe
     store = Store(MEMORY)
     now = 1_800_000_000.0
     asked = [(ANN, 10, now), (ANN, 25, now + 60), (ANN, 0, now + 86_400 * 1.5), (BOB, 31, now)]
-    asked += [(ANN, 28, now + 86_400 * 2), (ANN, 5, now + 86_400 * 400)]
+    asked += [(ANN, 28, now + 86_400 * 2), (ANN, None, now + 86_400 * 3), (CY, None, now)]
+    asked += [(ANN, 5, now + 86_400 * 400), (ANN, None, now + 86_400 * 400)]
     for player, days, at in asked:
         kept = store.take_vacation(player, days, at)
         assert await records.take_vacation(player, days, at) == kept, (player, days)

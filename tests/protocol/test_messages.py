@@ -33,6 +33,7 @@ VALID: dict[str, dict[str, Any]] = {
     "new_game": {"room": ROOM},
     "hand_over": {"room": ROOM, "seat": "green"},
     "vacation": {"days": 3},
+    "get_vacation": {},
     "answer": {"room": ROOM, "proposal": "p1", "accept": True},
     "chat": {"room": ROOM, "text": "hello"},
     "score_card": {"game": "tribolo"},

@@ -78,6 +78,7 @@ CLIENT_SAMPLES: list[m.ClientMessage] = [
     m.NewGame(id=12, room=ROOM, board=99),
     m.HandOver(id=35, room=ROOM, seat="red"),
     m.TakeVacation(id=36, days=14),
+    m.GetVacation(id=37),
     m.Answer(id=13, room=ROOM, proposal="p1", accept=False),
     m.Chat(id=14, room=ROOM, text="good game! \u00e9\u00e8 \U0001f642"),
     m.ScoreCard(id=15, game="oubliette", preset="abalone"),

@@ -483,6 +483,9 @@ def test_a_player_on_vacation_keeps_their_days_clocks_still() -> None:
     reply = answer(told, 2)
     assert isinstance(reply, m.VacationReply)
     assert reply.until == int(wall.now) + 3 * 86_400 and reply.days_left == 27
+    looked = lobby.handle(2, m.GetVacation())
+    assert [answer(looked, 2)] == [reply] and len(looked) == 1, "looking changes nothing"
+    assert error_code(lobby.handle(3, m.GetVacation()), 3) == "no_key"
     view = [message for conn, message in told if conn == 1 and isinstance(message, m.RoomView)]
     assert len(view) == 1, "the days room is shown anew; the live one is not touched"
     clock = view[0].room["clock"]
@@ -506,6 +509,7 @@ def test_a_player_on_vacation_keeps_their_days_clocks_still() -> None:
     ended = answer(lobby.handle(2, m.TakeVacation(days=0)), 2)
     assert isinstance(ended, m.VacationReply)
     assert ended.until is None and ended.days_left == 25
+    assert answer(lobby.handle(2, m.GetVacation()), 2) == ended
     held = lobby.rooms[room].clock
     assert held is not None and not held.holds and held.running == 1
     assert held.left_ms(1, int(wall.now * 1000)) == 2 * DAY_MS - 3_600_000
