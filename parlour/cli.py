@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from parlour import __version__
+from parlour.protocol.timecontrol import TimeControl, read_written
 from parlour.rules import GAMES, RulesError, State, get_game
 from parlour.rules.game import MAX_PERFT_DEPTH
 from parlour.rules.options import ChoiceOption, board_choice, parse_options
@@ -229,6 +230,14 @@ def _number(least: float, most: float, unit: str = "", *, whole: bool = True) ->
         return value
 
     return number
+
+
+def _time_control(text: str) -> TimeControl:
+    """A time control as written on the command line (`5+3`, `3d`, `3d+7`, `none`)."""
+    try:
+        return read_written(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -536,6 +545,14 @@ def _add_client_commands(commands: Any) -> None:
         )
         command.add_argument(
             "--option", action="append", default=[], metavar="K=V", help="a game option"
+        )
+        command.add_argument(
+            "--clock",
+            type=_time_control,
+            default=TimeControl(),
+            metavar="TIME",
+            help="the room's clock: 5+3 (minutes, then seconds added a move), 3d (days a"
+            " move), 3d+7 (and up to 7 days banked); default none",
         )
         command.add_argument(
             "--think-ms",

@@ -128,6 +128,7 @@ async def create_room(
         standin_after=getattr(args, "standin_after", 60),
         left_seats=getattr(args, "left_seats", "bot"),
         rated=not getattr(args, "unrated", False),
+        time_control=args.clock.describe(),
     )
     answer = await _ask(connection, request)
     assert isinstance(answer, m.Joined)

@@ -4,6 +4,7 @@
 `days`: each move within so many days, unused time banked up to a cap.
 """
 
+import re
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -87,6 +88,42 @@ def read_time_control(name: str, value: object) -> TimeControl:
         bank = _integer(name, value, "bank_days", (0, MAX_BANK_DAYS), 0)
         return TimeControl(DAYS, days=days, bank_days=bank)
     return TimeControl()
+
+
+_LIVE = re.compile(r"(\d+(?:\.\d+)?)(s?)\s*\+\s*(\d+)")
+_DAYS = re.compile(r"(\d+)\s*d(?:ays?)?(?:\s*\+\s*(\d+)\s*(?:d(?:ays?)?)?)?")
+
+WRITTEN: Final = (
+    "M+S for a live clock (minutes and seconds a move: 5+3, 0.5+0, 90s+2), Nd for N days a"
+    " move (3d), Nd+B with B days banked (3d+7), or none"
+)
+"""How a time control is written on a command line, as `read_written` reads it."""
+
+
+def read_written(text: str) -> TimeControl:
+    """A time control as players write it (`WRITTEN`); ValueError, in words, otherwise."""
+    written = text.strip().lower()
+    if written in {"none", "no", "off", ""}:
+        return TimeControl()
+    if live := _LIVE.fullmatch(written):
+        base, seconds, increment = live.groups()
+        base_s = float(base) if seconds else float(base) * 60
+        if base_s != int(base_s) or not MIN_BASE_S <= base_s <= MAX_BASE_S:
+            raise ValueError(
+                f"a live clock's base must be whole seconds from {MIN_BASE_S} s to"
+                f" {MAX_BASE_S // 3600} hours, not {text.strip()!r}"
+            )
+        if int(increment) > MAX_INCREMENT_S:
+            raise ValueError(f"the increment must be 0 to {MAX_INCREMENT_S} seconds a move")
+        return TimeControl(LIVE, base_s=int(base_s), increment_s=int(increment))
+    if days := _DAYS.fullmatch(written):
+        count, bank = int(days[1]), int(days[2] or 0)
+        if not MIN_DAYS <= count <= MAX_DAYS:
+            raise ValueError(f"a move may take {MIN_DAYS} to {MAX_DAYS} days, not {count}")
+        if bank > MAX_BANK_DAYS:
+            raise ValueError(f"at most {MAX_BANK_DAYS} days may be banked, not {bank}")
+        return TimeControl(DAYS, days=count, bank_days=bank)
+    raise ValueError(f"{text.strip()!r} is no time control: write {WRITTEN}")
 
 
 def _integer(

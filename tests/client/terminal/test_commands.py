@@ -1,7 +1,6 @@
 """`parlour play`, `host` and `join` given bad input: one clear line and status 2, before
 any screen is drawn and with nothing left behind on the server."""
 
-import argparse
 import asyncio
 
 import pytest
@@ -93,17 +92,10 @@ async def test_joining_a_room_that_is_not_there_says_so(
 
 
 async def test_a_hosted_room_is_made_as_the_command_line_says(url: str) -> None:
-    args = argparse.Namespace(
-        game="numlo",
-        seat="green",
-        seats=None,
-        watch=False,
-        option=["valued=30"],
-        board="42",
-        think_ms=300,
-        standin_after=5,
-        left_seats="open",
-    )
+    argv = ["host", "numlo", "--server", url, "--seat", "green", "--option", "valued=30"]
+    argv += ["--board", "42", "--think-ms", "300", "--standin-after", "5"]
+    argv += ["--left-seats", "open", "--clock", "1.5+2"]
+    args = build_parser().parse_args(argv)
     connection = await Connection.open(url, "ann")
     try:
         room = await create_room(connection, args, public=False)
@@ -115,21 +107,55 @@ async def test_a_hosted_room_is_made_as_the_command_line_says(url: str) -> None:
     assert (view["board"], view["bot_think_ms"], view["public"]) == (42, 300, False)
     assert view["options"]["valued"] == 30
     assert view["left_seats"] == "open"
+    assert view["time_control"] == {"kind": "live", "base_s": 90, "increment_s": 2}
+
+
+@pytest.mark.parametrize(
+    ("written", "control"),
+    [
+        ("5+3", {"kind": "live", "base_s": 300, "increment_s": 3}),
+        ("0.5+0", {"kind": "live", "base_s": 30, "increment_s": 0}),
+        ("90s + 2", {"kind": "live", "base_s": 90, "increment_s": 2}),
+        ("180+180", {"kind": "live", "base_s": 10_800, "increment_s": 180}),
+        ("3d", {"kind": "days", "days": 3, "bank_days": 0}),
+        ("1 day", {"kind": "days", "days": 1, "bank_days": 0}),
+        ("14d+28", {"kind": "days", "days": 14, "bank_days": 28}),
+        ("none", {"kind": "none"}),
+    ],
+)
+def test_a_clock_is_written_as_players_say_it(written: str, control: dict[str, object]) -> None:
+    args = build_parser().parse_args(["play", "othello", "--clock", written])
+    assert args.clock.describe() == control
+    assert build_parser().parse_args(["play", "othello"]).clock.describe() == {"kind": "none"}
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        ("five minutes", "'five minutes' is no time control: write M+S for a live clock"),
+        ("5", "'5' is no time control"),
+        ("10s+0", "whole seconds from 15 s to 3 hours, not '10s+0'"),
+        ("181+0", "whole seconds from 15 s to 3 hours"),
+        ("0.01+0", "whole seconds from 15 s"),
+        ("5+181", "the increment must be 0 to 180 seconds a move"),
+        ("15d", "a move may take 1 to 14 days, not 15"),
+        ("0d", "a move may take 1 to 14 days, not 0"),
+        ("3d+29", "at most 28 days may be banked, not 29"),
+    ],
+)
+def test_a_clock_written_wrongly_is_refused_in_words(
+    capsys: pytest.CaptureFixture[str], written: str, said: str
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["host", "othello", "--clock", written])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.startswith("parlour host: error: --clock ") and said in err
 
 
 async def test_a_named_board_is_the_rooms_board_option(url: str) -> None:
-    args = argparse.Namespace(
-        game="tribolo",
-        seat=None,
-        seats=["blue", "red"],
-        names=["Ann", "Bea"],
-        watch=False,
-        option=[],
-        board="walls",
-        think_ms=1000,
-        standin_after=60,
-        left_seats="bot",
-    )
+    argv = ["host", "tribolo", "--seats", "blue,red", "--names", "Ann,Bea", "--board", "walls"]
+    args = build_parser().parse_args(argv)
     connection = await Connection.open(url, "ann")
     try:
         room = await create_room(connection, args, public=False)
