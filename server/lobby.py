@@ -466,7 +466,12 @@ class Lobby:
                 case GetSave():
                     assert conn is not None and ask.room is not None
                     text = saved_text(query, found)
-                    return self._find(conn, ask.room).files.load_saved(conn, request, text)
+                    table = self._find(conn, ask.room)
+                    clock = table.room.clock
+                    loaded = table.files.load_saved(conn, request, text)
+                    return [*loaded, *table.timing.vacations_asked(clock)]
+                case VacationQuery() if conn is None:
+                    return self.timekeeper.vacation_found(query, found)
                 case VacationQuery():
                     assert conn is not None
                     return self.timekeeper.vacation_taken(conn, request, query, found)

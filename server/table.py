@@ -70,14 +70,17 @@ class Table:
 
     def handle(self, conn: ConnId, message: TableRequest) -> Outbox:
         """Act on one valid request, once a seat whose time ran out is flagged; a refusal
-        raises ProtocolError and changes nothing (but the flag)."""
+        raises ProtocolError and changes nothing (but the flag). A game of days begun asks
+        after its players' vacations."""
         flagged = self.timing.time_up()
-        if not flagged:
-            return self._handle(conn, message)
+        clock = self.room.clock
         try:
-            return [*self._handle(conn, message), *flagged]
+            done = self._handle(conn, message)
         except ProtocolError as error:
+            if not flagged:
+                raise
             return [(conn, m.Error.from_exception(error, message.id)), *flagged]
+        return [*done, *flagged, *self.timing.vacations_asked(clock)]
 
     def _handle(self, conn: ConnId, message: TableRequest) -> Outbox:
         match message:

@@ -80,6 +80,13 @@ class Timekeeper:
         self._vacations.append((query.player, from_ms, until_ms))
         return [(conn, reply), *self.apply_vacation(query.player, from_ms, until_ms)]
 
+    def vacation_found(self, query: VacationQuery, found: Any) -> Outbox:
+        """The database's answer to whether a player seated in a game of days just begun is
+        on vacation: if so, their days clocks here stand still till it ends."""
+        if not isinstance(found, Vacation) or found.until <= query.now:
+            return []
+        return self.apply_vacation(query.player, int(found.start * 1000), int(found.until * 1000))
+
     def apply_vacation(self, player: str, from_ms: int, until_ms: int) -> Outbox:
         """`player` is on vacation from `from_ms` to `until_ms` (ended at `until_ms` if that
         is not later than now): the days clocks of their seats here stand still meanwhile."""

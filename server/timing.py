@@ -1,6 +1,7 @@
 """A table's clock (protocol.md 2.12), the part of a table that keeps time: a seat flagged
 when its time runs out (losing a game of two; last in a game of three, the computer playing
-it on), a vacation standing a player's days clocks still, and the time given back after
+it on), a vacation standing a player's days clocks still (from the start of a game begun during
+it), and the time given back after
 the room's server was away."""
 
 from collections.abc import Callable
@@ -10,6 +11,8 @@ from parlour.protocol.timecontrol import DAYS
 from parlour.rules import State
 
 from .answers import Outbox
+from .archive import ArchiveAsk, VacationQuery
+from .clocks import Clock
 from .history import CLOCK_PAUSED, FLAGGED
 from .room import Holder, Room, Status
 from .scores import Result
@@ -98,6 +101,24 @@ class TableClock:
                 continue
             changed = True
         return changed
+
+    def vacations_asked(self, before: Clock | None) -> Outbox:
+        """A new game of days per move began (its clock is not `before`): the database is
+        asked whether each player seated as a person is on vacation, for their time to
+        stand still from the start (`Timekeeper.vacation_found`)."""
+        clock = self.room.clock
+        if clock is None or clock is before or clock.control.kind != DAYS:
+            return []
+        players = {
+            seat.player
+            for seat in self.room.seats
+            if seat.player is not None and seat.holder is Holder.HUMAN
+        }
+        asker, now = self.services.asker, self.services.wall()
+        outbox: Outbox = []
+        for player in sorted(players):
+            outbox += asker.ask(ArchiveAsk(None, None, VacationQuery(player, None, now)))
+        return outbox
 
     def paused(self, since_ms: int) -> int:
         """The room's server was away from `since_ms` till now: the time is given back to

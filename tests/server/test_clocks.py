@@ -513,3 +513,28 @@ def test_a_player_on_vacation_keeps_their_days_clocks_still() -> None:
     held = lobby.rooms[room].clock
     assert held is not None and not held.holds and held.running == 1
     assert held.left_ms(1, int(wall.now * 1000)) == 2 * DAY_MS - 3_600_000
+
+
+def test_a_game_of_days_begun_during_a_vacation_holds_the_seat_from_its_start() -> None:
+    ann, bob = new_key(), new_key()
+    lobby, wall = clocked_lobby(("Ann", ann), ("Bob", bob))
+    vacation = answer(lobby.handle(2, m.TakeVacation(days=2)), 2)
+    assert isinstance(vacation, m.VacationReply) and vacation.until is not None
+    wall.now += 3600.0
+    room = started(lobby, "othello", ["black", "white"], time_control={"kind": "days", "days": 1})
+    clock = lobby.rooms[room].clock
+    assert clock is not None and set(clock.holds) == {1}, "Bob's seat, not Ann's"
+    told = move(lobby, room)  # Bob (white) is to move, on vacation
+    shown = [message for conn, message in told if conn == 2 and isinstance(message, m.Update)]
+    assert shown and shown[-1].clock is not None
+    assert shown[-1].clock["running"] is None
+    assert shown[-1].clock["held_until"] == {"white": vacation.until * 1000}
+    wall.now = vacation.until - 1.0
+    assert lobby.timekeeper.next_deadline() == vacation.until
+    lobby.tick()
+    assert lobby.rooms[room].status is Status.PLAYING, "no flag while on vacation"
+    wall.now = float(vacation.until) + 3600.0
+    assert lobby.timekeeper.flags_due() != []
+    view = lobby.rooms[room].clock_view()
+    assert view is not None and view["running"] == "white" and "held_until" not in view
+    assert view["left_ms"]["white"] == DAY_MS - 3_600_000, "the day runs from the vacation's end"
