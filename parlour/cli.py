@@ -126,6 +126,7 @@ def _serve(args: argparse.Namespace) -> int:
         data_dir=data_dir,
         bot_workers=args.bot_workers,
         bot_pause=args.bot_pause,
+        ping_interval=args.ping_interval,
         redis_url=redis_url,
         lease_seconds=args.lease,
         advertise=tuple(args.advertise),
@@ -373,6 +374,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.4,
         metavar="SECONDS",
         help="least time a bot takes over a move, so people can follow (default 0.4)",
+    )
+    serve.add_argument(
+        "--ping-interval",
+        type=_number(0.5, 300, " seconds", whole=False),
+        default=20.0,
+        metavar="SECONDS",
+        help="how often each connection is pinged: how soon a dead one is dropped, and how"
+        " fresh the network lag forgiven on a clock is (default 20)",
     )
     serve.add_argument(
         "--bot-workers",

@@ -39,6 +39,9 @@ class Request:
     member: bool = False
     """Whether the connection is in the room, as far as the edge knows: if the owner has
     it away (the room was taken over, say), it comes back in with `token` first."""
+    lag_ms: int = 0
+    """The connection's network lag as the edge measured it (half its last ping's round
+    trip), forgiven on a move's clock as the owner's own connections' is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +125,7 @@ def pack(envelope: Envelope) -> bytes:
                 envelope.player,
                 envelope.token,
                 envelope.member,
+                envelope.lag_ms,
             ]
         case Attach():
             fields = ["a", envelope.edge, envelope.conn, envelope.name, envelope.room]
@@ -152,7 +156,7 @@ def unpack(data: bytes) -> Envelope:
         match kind:
             case "q":
                 edge, seq, conn, name, wire, player, *held = rest
-                token, member = held if held else (None, False)
+                token, member, lag = [*held, *(None, False, 0)[len(held) :]][:3]
                 return Request(
                     int(edge),
                     int(seq),
@@ -162,6 +166,7 @@ def unpack(data: bytes) -> Envelope:
                     str(player),
                     None if token is None else str(token),
                     bool(member),
+                    int(lag),
                 )
             case "a":
                 edge, conn, name, room, token, player = rest

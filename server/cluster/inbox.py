@@ -142,6 +142,8 @@ class Inbox:
             self.edge.publish(request.edge, env.Moved(request.seq))
             return
         self.lobby.people.know(request.conn, request.name, request.player)
+        if isinstance(message, m.Move):
+            self.lobby.people.lags[request.conn] = request.lag_ms
         if request.member and request.conn not in room.connections():
             # The room was taken over, or the connection dropped while its node seemed
             # lost: it comes back in before its request, whatever became of its Attach.

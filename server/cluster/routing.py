@@ -278,9 +278,9 @@ class Routing:
         player = self.lobby.people.players.get(conn, "")
         held = self.members.held(conn, room)
         token = None if held is None else held.token
-        request = env.Request(
-            self.node, seq, conn, name, message.to_wire(), player, token, held is not None
-        )
+        member, lag = held is not None, self.lobby.people.lag_ms(conn)
+        wire = message.to_wire()
+        request = env.Request(self.node, seq, conn, name, wire, player, token, member, lag)
         self.edge.publish(owner, request)
         self.forwarded.inc()
 

@@ -1,6 +1,7 @@
 """A TCP proxy a test controls, to put real network faults between a node and Redis: reset
-every connection (RST, as a dropped route does), or hold everything (a partition that
-heals: what was sent arrives late and in order, as TCP retransmits it)."""
+every connection (RST, as a dropped route does), hold everything (a partition that
+heals: what was sent arrives late and in order, as TCP retransmits it), or slow every
+byte down (a long way round the world)."""
 
 import asyncio
 import contextlib
@@ -60,6 +61,8 @@ class TcpProxy:
     """Connections seen since the proxy started."""
     resets: int = 0
     """Connections reset by `reset`."""
+    delay: float = 0.0
+    """Seconds each chunk takes to go through, either way (network lag), kept in order."""
     _links: set[_Link] = field(default_factory=set)
     _open: asyncio.Event = field(default_factory=asyncio.Event)
     _server: asyncio.Server | None = None
@@ -132,19 +135,37 @@ class TcpProxy:
             link.close()
 
     async def _pump(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
-        """Copy bytes one way, each chunk waiting while the proxy holds; the source's end
-        (or error) closes the sink."""
+        """Copy bytes one way, each chunk `delay` seconds after it came and waiting while
+        the proxy holds; the source's end (or error) closes the sink."""
+        chunks: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
+        reading = asyncio.create_task(self._read(source, chunks))
+        try:
+            while True:
+                due, data = await chunks.get()
+                await asyncio.sleep(max(0.0, due - asyncio.get_running_loop().time()))
+                await self._open.wait()
+                if not data:
+                    break
+                sink.write(data)
+                try:
+                    await sink.drain()
+                except OSError:
+                    break
+        finally:
+            reading.cancel()
+            sink.close()
+
+    async def _read(
+        self, source: asyncio.StreamReader, chunks: "asyncio.Queue[tuple[float, bytes]]"
+    ) -> None:
+        """Read chunks as they come, each with the time it is due on the other side; an
+        empty chunk for the end."""
+        loop = asyncio.get_running_loop()
         while True:
             try:
                 data = await source.read(CHUNK)
             except OSError:
                 data = b""
-            await self._open.wait()
+            chunks.put_nowait((loop.time() + self.delay, data))
             if not data:
-                break
-            sink.write(data)
-            try:
-                await sink.drain()
-            except OSError:
-                break
-        sink.close()
+                return

@@ -14,6 +14,7 @@ from parlour.server.notices import TurnNotice
 EVERY_KIND = [
     env.Request(edge=2, seq=7, conn=(2 << 32) | 5, name="Ann", wire={"type": "get_room"}),
     env.Request(2, 8, (2 << 32) | 5, "Ann", {"type": "move"}, "p-ann", "t" * 22, member=True),
+    env.Request(2, 9, (2 << 32) | 5, "Ann", {"type": "move"}, "p-ann", None, lag_ms=240),
     env.Attach(edge=3, conn=(3 << 32) | 1, name="Bob", room="r1", token="t" * 22),
     env.Attach(edge=3, conn=(3 << 32) | 2, name="Cy", room="r1", token=None),
     env.Gone(conns=(1, 2, 3)),
@@ -51,6 +52,9 @@ def test_bytes_that_are_no_envelope_are_refused_with_a_typed_error(data: bytes) 
 def test_envelopes_of_the_version_before_read_with_what_they_lacked_left_out() -> None:
     request = msgpack.packb(["q", 2, 7, 5, "Ann", {"type": "get_room"}, ""])
     assert env.unpack(request) == env.Request(2, 7, 5, "Ann", {"type": "get_room"})
+    held = msgpack.packb(["q", 2, 7, 5, "Ann", {"type": "move"}, "p-ann", "t" * 22, True])
+    was = env.Request(2, 7, 5, "Ann", {"type": "move"}, "p-ann", "t" * 22, True, lag_ms=0)
+    assert env.unpack(held) == was
     assert env.unpack(msgpack.packb(["w", "r1", 4])) == env.Owner("r1", 4)
 
 

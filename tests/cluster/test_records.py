@@ -400,7 +400,12 @@ async def test_a_room_taken_from_a_lost_node_says_when_that_node_was_last_alive(
 async def test_vacations_are_kept_in_redis_as_sqlite_keeps_them(records: RedisRecords) -> None:
     store = Store(MEMORY)
     now = 1_800_000_000.0
-    asked = [(ANN, 10, now), (ANN, 25, now + 60), (ANN, 0, now + 86_400 * 1.5), (BOB, 31, now)]
+    asked: list[tuple[str, int | None, float]] = [
+        (ANN, 10, now),
+        (ANN, 25, now + 60),
+        (ANN, 0, now + 86_400 * 1.5),
+        (BOB, 31, now),
+    ]
     asked += [(ANN, 28, now + 86_400 * 2), (ANN, None, now + 86_400 * 3), (CY, None, now)]
     asked += [(ANN, 5, now + 86_400 * 400), (ANN, None, now + 86_400 * 400)]
     for player, days, at in asked:

@@ -7,8 +7,13 @@ from parlour.protocol import messages as m
 
 from ..server.wsclient import Client
 from .conftest import StartNode
+from .proxy import TcpProxy
 
 GAME_TIMEOUT = 120.0
+PING = 1.0
+"""The edge node's ping interval, seconds: how soon it knows a connection's lag."""
+ONE_WAY = 0.3
+"""Seconds each byte takes between Bob and his node."""
 
 
 async def room_of(client: Client, ref: str) -> dict[str, Any]:
@@ -113,3 +118,38 @@ async def test_every_node_lists_every_public_room(start: StartNode) -> None:
     tribolo = next(room for room in listed.rooms if room["room"] == made[0])
     red = next(seat for seat in tribolo["seats"] if seat["colour"] == "red")
     assert red["holder"] == {"kind": "human", "name": "host2", "connected": True}
+
+
+async def test_a_move_through_another_node_has_its_network_lag_forgiven(start: StartNode) -> None:
+    owner = await start()
+    edge = await start("--ping-interval", str(PING))
+    far = TcpProxy("127.0.0.1", edge.port, delay=ONE_WAY)  # Bob is a long way off
+    await far.start()
+    ann = await Client.open(owner.port, "Ann")
+    live = {"kind": "live", "base_s": 60, "increment_s": 0}
+    made = await ann.request(
+        m.CreateRoom(game="othello", board=1, seat="black", time_control=live)
+    )
+    assert isinstance(made, m.Joined)
+    ref = made.room["room"]
+    bob = await Client.open(far.port, "Bob")
+    came = asyncio.get_running_loop().time()
+    assert isinstance(await bob.request(m.Join(room=ref, seat="white")), m.Joined)
+    while asyncio.get_running_loop().time() - came < 3 * PING:
+        await room_of(bob, ref)  # Bob looks at the board while the edge pings him
+    assert isinstance(await ann.request(m.Start(room=ref)), m.Ok)
+    first = (await room_of(ann, ref))["state"]["legal_moves"][0]
+    assert isinstance(await ann.request(m.Move(room=ref, version=0, move=first)), m.Ok)
+    turn = await bob.update(1)
+    assert turn.clock is not None and turn.clock["running"] == "white"
+    reply = turn.state["legal_moves"][0]
+    assert isinstance(await bob.request(m.Move(room=ref, version=1, move=reply)), m.Ok)
+    moved = await bob.update(2)
+    assert moved.clock is not None
+    charged = 60_000 - moved.clock["left_ms"]["white"]
+    # The turn took at least the two ways through the proxy; the lag the edge measured
+    # (half a ping's round trip) is forgiven by the room's owner on the other node.
+    assert 0 <= charged < 2 * ONE_WAY * 1000, f"white was charged {charged} ms"
+    await ann.close()
+    await bob.close()
+    await far.close()
