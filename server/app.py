@@ -36,7 +36,7 @@ from parlour.protocol.wire import Frame
 from .addresses import METRICS_FROM, TRUSTED_PROXIES, Network, address_of, networks
 from .alarm import ClockAlarm
 from .answers import Outbox
-from .archive import ArchiveAsk, RemoteArchive, answer_remotely
+from .archive import ArchiveAsk, MailArchive, RemoteArchive, RemoteMailArchive, answer_remotely
 from .botrunner import BotRunner
 from .known import ReplayAsked
 from .letters import Site
@@ -365,8 +365,8 @@ class ParlourServer:
             if server is not None:
                 await server.wait_closed()
         await self._stop_tasks()
-        if self.mailer is not None and self.mailer.queued:
-            log.warning("stopping with %d mail(s) not sent", self.mailer.queued)
+        if self.mailer is not None:
+            await self.mailer.keep_unsent(self._mail_archive())
         if self._workers is not None:
             await self._workers.close()
         await self.keeper.close()
@@ -517,6 +517,12 @@ class ParlourServer:
             self.bots.schedule()
         self.alarm.look()
 
+    def _mail_archive(self) -> MailArchive | RemoteMailArchive | None:
+        """Where players' mail records are: Redis for a cluster, else SQLite."""
+        if self.remote_archive is not None:
+            return self.remote_archive.mail
+        return None if self.store is None else self.store.mail
+
     async def _build_replay(self, asked: ReplayAsked) -> None:
         """Build a replay in a thread, so rooms go on moving meanwhile, and send it."""
         self._send(await asyncio.to_thread(asked.answer), about=filter(None, [asked.room]))
@@ -541,9 +547,12 @@ class ParlourServer:
         self.follow_up()
 
     async def _mail_forever(self) -> None:
-        """Look for the digests and reminders due now and then; not while a cluster node is
-        cut off from Redis."""
+        """Send the mails a stopped server kept unsent, and look for the digests and
+        reminders due, now and then; not while a cluster node is cut off from Redis."""
+        assert self.mailer is not None
         while True:
+            if self.keeper.may_think():
+                await self.mailer.send_kept(self._mail_archive())
             await asyncio.sleep(self.config.mail_interval)
             if self.keeper.may_think():
                 self._send(self.lobby.mailing.sweep())
@@ -552,6 +561,8 @@ class ParlourServer:
     async def mail_round(self) -> None:
         """One look for the digests and reminders due, its questions to a remote database
         answered and the mails it made sent (or put off till their next try)."""
+        if self.mailer is not None:
+            await self.mailer.send_kept(self._mail_archive())
         self._send(self.lobby.mailing.sweep())
         await asyncio.gather(*(self._ask_archive(ask) for ask in self.lobby.asker.take()))
         self.follow_up()

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .emails import Digest, EmailAnswer, EmailChange, NotYet
+from .letters import Mail
 from .ratings import Rating, pool
 from .room import ConnId
 from .scores import Result
@@ -187,6 +188,9 @@ class Archive(Protocol):
 class MailArchive(Protocol):
     """Players' email records and the mails claimed for sending, at hand (`Store.mail`)."""
 
+    def keep_unsent(self, mails: Iterable[Mail]) -> None: ...
+    def take_unsent(self) -> list[Mail]: ...
+
     def change_email(self, player: str, change: EmailChange, now_ms: int) -> EmailAnswer: ...
     def claim_digest(
         self, player: str, began_ms: int, now_ms: int, games: tuple[dict[str, Any], ...]
@@ -220,6 +224,9 @@ class RemoteArchive(Protocol):
 
 class RemoteMailArchive(Protocol):
     """The same as `MailArchive` over the network (`RedisRecords.mail`)."""
+
+    async def keep_unsent(self, mails: Iterable[Mail]) -> None: ...
+    async def take_unsent(self) -> list[Mail]: ...
 
     async def change_email(self, player: str, change: EmailChange, now_ms: int) -> EmailAnswer: ...
     async def claim_digest(

@@ -3,6 +3,7 @@ address, a digest of the games waiting on a player, a reminder before a days-per
 clock runs out. Each game comes with the command and the page link that take the player
 back to it, at the address other machines reach the server by."""
 
+import json
 import textwrap
 import time
 from collections.abc import Iterable
@@ -33,6 +34,16 @@ class Mail:
     body: str
     kind: str
     """`code`, `digest` or `reminder`: what the metrics count it as."""
+
+    def dumps(self) -> str:
+        """As kept while it waits to be sent: JSON."""
+        return json.dumps([self.to, self.subject, self.body, self.kind])
+
+    @classmethod
+    def loads(cls, text: str | bytes) -> "Mail":
+        """A mail kept by `dumps`."""
+        to, subject, body, kind = json.loads(text)
+        return cls(str(to), str(subject), str(body), str(kind))
 
 
 @dataclass(frozen=True, slots=True)

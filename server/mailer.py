@@ -1,10 +1,13 @@
 """The shell's post office: the mails the lobby made, sent one at a time through the SMTP
 server in a thread, so the event loop never waits on it. A mail the SMTP server cannot
 take now (it is down, or slow) is tried again later, less and less often, and dropped
-after the last try; the server serves on meanwhile. Every outcome is logged and counted."""
+after the last try; the server serves on meanwhile. A server that stops keeps the mails
+not sent yet, and a server sends them on (`keep_unsent`, `send_kept`). Every outcome is logged and
+counted."""
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import smtplib
 import time
@@ -15,6 +18,7 @@ from typing import Final
 
 from prometheus_client import Counter, Gauge
 
+from .archive import MailArchive, RemoteMailArchive
 from .letters import Mail
 from .smtp import MailRefusedError, SmtpServer, message_of, send
 
@@ -72,6 +76,36 @@ class Mailer:
     @property
     def queued(self) -> int:
         return len(self._queue)
+
+    async def keep_unsent(self, archive: MailArchive | RemoteMailArchive | None) -> None:
+        """The server stops: the mails not sent by now are kept in `archive`, for a server
+        to send later (`send_kept`)."""
+        mails = [waiting.mail for waiting in self._queue]
+        if not mails or archive is None:
+            return
+        try:
+            kept = archive.keep_unsent(mails)
+            if inspect.isawaitable(kept):
+                await kept
+        except Exception:
+            log.exception("stopping with %d mail(s) not sent, and not kept", len(mails))
+            return
+        self._queue = []
+        self.waiting_gauge.set(0)
+        log.info("kept %d mail(s) not sent yet, for a server to send", len(mails))
+
+    async def send_kept(self, archive: MailArchive | RemoteMailArchive | None) -> None:
+        """Send the mails a stopped server kept unsent in `archive`."""
+        if archive is None:
+            return
+        try:
+            taken = archive.take_unsent()
+            kept = await taken if inspect.isawaitable(taken) else taken
+        except Exception:
+            log.exception("could not read the mails kept unsent: trying again later")
+            return
+        for mail in kept:
+            self.post(mail)
 
     def _due(self) -> list[Waiting]:
         now = self.clock()

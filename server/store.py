@@ -32,6 +32,7 @@ from .emails import (
     code_address,
     digest_due,
 )
+from .letters import Mail
 from .ratings import COMPUTER, NEW, Rating, is_computer, rate_players
 from .records import RecordText
 from .scores import CHANGED, COMPUTER_NAME, Result, best_of, record_id
@@ -104,6 +105,7 @@ MIGRATIONS: Final = (
         "CREATE TABLE codes_sent (address TEXT NOT NULL, at_ms INTEGER NOT NULL)",
         "CREATE INDEX codes_sent_by_address ON codes_sent (address, at_ms)",
     ),
+    ("CREATE TABLE unsent (id INTEGER PRIMARY KEY, mail TEXT NOT NULL)",),
 )
 """Each entry's statements take the schema from the version of its index to the next."""
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -541,6 +543,19 @@ class SqliteMail:
     ) -> None:
         self._db = db
         self._transaction = transaction
+
+    def keep_unsent(self, mails: Iterable[Mail]) -> None:
+        """Mails a stopping server could not send, kept for `take_unsent` to send later."""
+        with self._transaction():
+            rows = [(mail.dumps(),) for mail in mails]
+            self._db.executemany("INSERT INTO unsent (mail) VALUES (?)", rows)
+
+    def take_unsent(self) -> list[Mail]:
+        """Every mail kept unsent, in order, no longer kept: the sender's now."""
+        with self._transaction():
+            rows = self._db.execute("SELECT mail FROM unsent ORDER BY id").fetchall()
+            self._db.execute("DELETE FROM unsent")
+        return [Mail.loads(text) for (text,) in rows]
 
     def change_email(self, player: str, change: EmailChange, now_ms: int) -> EmailAnswer:
         """Apply a request about `player`'s address to their record (`emails.py`)."""

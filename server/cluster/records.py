@@ -29,6 +29,7 @@ from ..emails import (
     digest_due,
 )
 from ..known import playing_in
+from ..letters import Mail
 from ..ratings import COMPUTER, NEW, Rating, computer_player, rate_players
 from ..scores import COMPUTER_NAME, Result, best_of
 from ..store import (
@@ -516,6 +517,20 @@ class RedisMail:
 
     def _key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
+
+    async def keep_unsent(self, mails: Iterable[Mail]) -> None:
+        """As `SqliteMail.keep_unsent`: for whichever node takes them first."""
+        kept = [mail.dumps() for mail in mails]
+        if kept:
+            await self.redis.rpush(self._key("unsent"), *kept)
+
+    async def take_unsent(self) -> list[Mail]:
+        """As `SqliteMail.take_unsent`: each kept mail goes to one node alone."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.lrange(self._key("unsent"), 0, -1)
+            pipe.delete(self._key("unsent"))
+            kept, _ = await pipe.execute()
+        return [Mail.loads(text) for text in kept]
 
     async def change_email(self, player: str, change: EmailChange, now_ms: int) -> EmailAnswer:
         """As `Store.change_email`, retried if another node changes the record meanwhile."""

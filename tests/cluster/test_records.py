@@ -28,6 +28,7 @@ from parlour.server.emails import (
     Verify,
 )
 from parlour.server.known import playing_in
+from parlour.server.letters import Mail
 from parlour.server.scores import Result, SeatResult
 from parlour.server.store import GUESTS, MEMORY, Save, SetInitials, Store
 
@@ -413,6 +414,26 @@ async def test_vacations_are_kept_in_redis_as_sqlite_keeps_them(records: RedisRe
         assert await records.take_vacation(player, days, at) == kept, (player, days)
     last = store.take_vacation(ANN, 0, now + 86_400 * 401)
     assert last is not None and last.year == 2028 and last.used == 1, "a new year, a day begun"
+
+
+async def test_mail_kept_unsent_is_taken_once_in_order_as_sqlite_does(
+    records: RedisRecords,
+) -> None:
+    sqlite = Store(MEMORY)
+    first = [Mail(f"p{n}@example.org", f"subject {n}", "é\n" * n, "digest") for n in range(3)]
+    later = [Mail("cy@example.org", "your code", "042917\n", "code")]
+    for keeper in (sqlite.mail, records.mail):
+        assert await maybe(keeper.take_unsent()) == [], "nothing kept at first"
+        await maybe(keeper.keep_unsent(first))
+        await maybe(keeper.keep_unsent(later))
+        await maybe(keeper.keep_unsent([]))
+    assert await records.mail.take_unsent() == sqlite.mail.take_unsent() == first + later
+    assert await records.mail.take_unsent() == sqlite.mail.take_unsent() == [], "taken once"
+
+
+async def maybe(value: object) -> object:
+    """An answer of either store: SQLite's at once, Redis's awaited."""
+    return await value if asyncio.iscoroutine(value) else value
 
 
 async def test_players_mail_records_answer_as_the_single_servers_do(

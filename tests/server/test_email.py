@@ -262,6 +262,32 @@ async def test_a_server_whose_smtp_server_is_down_serves_on_and_sends_the_code_l
         await bob.close()
 
 
+async def test_mail_not_sent_when_the_server_stops_is_sent_by_the_next_one(
+    tmp_path: Path, mailbox: Mailbox
+) -> None:
+    down = Mailbox()
+    down.start()
+    down.stop()  # nothing listens there now
+    async with mailing(f"smtp://127.0.0.1:{down.port}", data_dir=tmp_path) as (server, _):
+        bob = await player(server, "Bob", BOB_KEY)
+        given = await bob.request(m.SetEmail(address=BOBS))
+        assert isinstance(given, m.EmailReply) and not given.verified
+        assert server.mailer is not None
+        await server.mailer.idle()
+        assert server.mailer.queued == 1, "the code waits for its next try"
+        await bob.close()
+    async with mailing(mailbox.url, data_dir=tmp_path) as (server, _):
+        [mail] = await mailbox.wait_for(1)
+        assert mail["To"] == BOBS
+        bob = await player(server, "Bob", BOB_KEY)
+        done = await bob.request(m.VerifyEmail(code=code_in(mail)))
+        assert isinstance(done, m.EmailReply) and done.verified, "the code kept still works"
+        await bob.close()
+    async with mailing(mailbox.url, data_dir=tmp_path) as (server, _):
+        await server.mail_round()
+        assert len(mailbox.mails()) == 1, "a mail kept is sent once"
+
+
 async def test_parlour_serve_with_smtp_says_so_and_mails_the_code(
     mailbox: Mailbox, tmp_path: Path
 ) -> None:
