@@ -13,7 +13,12 @@ against each room's view read at the end through a live node.
     room an earlier fault left stuck counts against that fault only;
 (d) no person holding a seat is told `not_seated`, and at the end every person's seat shows
     them connected;
-(e) `unavailable` errors and requests with no answer are counted.
+(e) `unavailable` errors and requests with no answer are counted;
+(f) clocks: every message of one version of a room shows the same time left for each
+    seat whose time does not run (the clock kept is the clock shown, whichever node shows
+    it); the running seat's time never goes up within a version by more than a lease (what
+    a failover gives back, from the lost node's last heartbeat, after a view it made);
+    and nobody is flagged, the clocks being far longer than a run.
 """
 
 import math
@@ -249,6 +254,32 @@ class Judge:
         for silence in self.recorder.no_answers:
             self.figures[self.bucket(silence.at)].no_answer += 1
 
+    def check_clocks(self) -> None:
+        """(f) the clocks shown agree with each other, run down, and flag nobody."""
+        by_version: dict[tuple[str, int], list[Heard]] = defaultdict(list)
+        for heard in self.recorder.heard:
+            if heard.flagged:
+                self.note("clock", heard.at, f"room {heard.room}: {heard.flagged} flagged")
+            if heard.left is not None and heard.room is not None and heard.version is not None:
+                by_version[(heard.room, heard.version)].append(heard)
+        allowed = self.settings.lease * 1000
+        for (room, version), seen in sorted(by_version.items()):
+            first = seen[0]
+            for later in seen[1:]:
+                assert first.left is not None and later.left is not None
+                was, now = dict(first.left), dict(later.left)
+                for seat, left in now.items():
+                    running = seat in (first.running, later.running)
+                    if left == was.get(seat) or (running and left <= was[seat] + allowed):
+                        continue
+                    self.note(
+                        "clock",
+                        later.at,
+                        f"room {room} version {version}: {seat} shown {was.get(seat)} ms left"
+                        f" to {first.conn} ({first.kind}), then {left} ms to {later.conn}"
+                        f" ({later.kind}){' while running' if running else ''}",
+                    )
+
     def check_seats(self, seats: list[SeatCheck]) -> None:
         """(d) every person's seat shows them connected at the end."""
         for seat in seats:
@@ -288,4 +319,5 @@ def judge(
     judging.check_failover()
     judging.check_errors()
     judging.check_seats(seats)
+    judging.check_clocks()
     return Report(settings, judging.figures, judging.violations, rounds)

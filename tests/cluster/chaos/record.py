@@ -32,6 +32,12 @@ class Heard:
     """An error's code."""
     request: str | None = None
     """The type of the request this answers, if it answers one."""
+    left: tuple[tuple[str, int], ...] | None = None
+    """The clock shown: each seat's time left, in milliseconds."""
+    running: str | None = None
+    """The clock shown: whose time runs."""
+    flagged: tuple[str, ...] = ()
+    """A room view's seats out of time."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +103,14 @@ class Round:
         }
 
 
+def clock_shown(clock: Any) -> dict[str, Any]:
+    """The facts of a clock shown (protocol.md 2.12) that the checks use."""
+    if not isinstance(clock, dict):
+        return {}
+    left = tuple(sorted((str(seat), int(ms)) for seat, ms in clock["left_ms"].items()))
+    return {"left": left, "running": clock.get("running")}
+
+
 def started(answer: m.ServerMessage) -> bool:
     """`start` was done, now or by an earlier request whose answer was late."""
     return isinstance(answer, m.Ok) or (
@@ -134,7 +148,15 @@ class Recorder:
             case m.Update():
                 self._saw(message.room, message.version, bool(message.state.get("over")))
                 self.heard.append(
-                    Heard(at, conn, message.TYPE, message.room, message.version, message.move)
+                    Heard(
+                        at,
+                        conn,
+                        message.TYPE,
+                        message.room,
+                        message.version,
+                        message.move,
+                        **clock_shown(message.clock),
+                    )
                 )
             case m.RoomView() | m.Joined() | m.Watching():
                 self.heard.append(self._view(at, conn, message.TYPE, message.room, asked))
@@ -186,7 +208,11 @@ class Recorder:
         room, version = str(view["room"]), int(view["version"])
         self._saw(room, version, view.get("status") == "finished")
         moves = tuple(str(move) for move in view.get("moves", ()))
-        return Heard(at, conn, kind, room, version, moves=moves, request=asked)
+        flagged = tuple(str(colour) for colour in view.get("flagged") or ())
+        clock = clock_shown(view.get("clock"))
+        return Heard(
+            at, conn, kind, room, version, moves=moves, request=asked, flagged=flagged, **clock
+        )
 
     def _saw(self, room: str, version: int, over: bool) -> None:
         """Note how far a room is known to have come, and whether its game is over."""

@@ -20,6 +20,7 @@ CHECKS: Final = {
     "crashed": "nodes that exited though no fault killed them",
     "not_seated": "not_seated told to a person holding a seat",
     "seat": "seats not back at the end",
+    "clock": "clocks shown that disagree, go up, or flag someone",
 }
 """Every check's name, and what its violations are."""
 
@@ -40,6 +41,8 @@ class Figures:
     no_answer: int = 0
     not_serving: int = 0
     """Rooms that did not move again within the bound."""
+    clock: int = 0
+    """Clocks shown wrong (check f)."""
     errors: Counter[str] = field(default_factory=Counter)
     """Every error code any connection was sent."""
 

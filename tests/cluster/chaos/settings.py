@@ -49,6 +49,9 @@ class Settings:
     """Seconds of play after the last round, before the final views are read."""
     final_timeout: float = 15.0
     """How long reading a room's final view may take (`unavailable`, `no_such_room`)."""
+    clock: tuple[int, int] | None = (300, 2)
+    """Each room's live clock: base seconds and increment a move (None: no clock). Long
+    enough that nobody runs out of time in a run: a flag is a clock kept wrong."""
     request_timeout: float | None = None
     """Seconds a request may go unanswered before it counts as `no answer`; default the
     failover bound."""
@@ -61,6 +64,13 @@ class Settings:
     @property
     def timeout(self) -> float:
         return self.request_timeout if self.request_timeout is not None else self.bound
+
+    @property
+    def time_control(self) -> dict[str, object]:
+        """The rooms' `time_control`."""
+        if self.clock is None:
+            return {"kind": "none"}
+        return {"kind": "live", "base_s": self.clock[0], "increment_s": self.clock[1]}
 
     @property
     def pause_seconds(self) -> float:

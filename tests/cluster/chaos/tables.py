@@ -79,7 +79,11 @@ class Table:
         play = self.play
         self.host = host = await play.open(host_port, f"host{self.number}")
         create = m.CreateRoom(
-            game=self.game, seat=None, standin_after=0, bot_think_ms=BOT_THINK_MS
+            game=self.game,
+            seat=None,
+            standin_after=0,
+            bot_think_ms=BOT_THINK_MS,
+            time_control=play.settings.time_control,
         )
         room = str((await play.join(host, create)).room["room"])
         self.rooms.append(room)
