@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from parlour import __version__
+from parlour.protocol.messages import MAX_VACATION_DAYS
 from parlour.protocol.timecontrol import TimeControl, read_written
 from parlour.rules import GAMES, RulesError, State, get_game
 from parlour.rules.game import MAX_PERFT_DEPTH
@@ -231,6 +232,23 @@ def _number(least: float, most: float, unit: str = "", *, whole: bool = True) ->
         return value
 
     return number
+
+
+def _vacation_days(text: str) -> int:
+    """Vacation days as typed: a whole number from 0 to 30, or `end` (0)."""
+    if text.strip().lower() in {"end", "stop", "off"}:
+        return 0
+    try:
+        days = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number of days from 1 to 30, or 'end', not {text!r}"
+        ) from None
+    if not 0 <= days <= MAX_VACATION_DAYS:
+        raise argparse.ArgumentTypeError(
+            f"must be from 1 to {MAX_VACATION_DAYS} days (or 'end'), not {days}"
+        )
+    return days
 
 
 def _time_control(text: str) -> TimeControl:
@@ -635,7 +653,8 @@ def _add_client_commands(commands: Any) -> None:
 
 
 def _add_player_commands(commands: Any) -> None:
-    """key, leaderboard, mine and replay: a player's key, ratings and games."""
+    """key, leaderboard, mine, vacation and replay: a player's key, ratings, games and
+    time away."""
     key = commands.add_parser(
         "key",
         help="your player key: show it, or import one from another machine",
@@ -669,6 +688,21 @@ def _add_player_commands(commands: Any) -> None:
         " join`, and your finished games with their result and rating change, each to"
         " replay with `parlour replay --record RECORD`.",
     )
+    vacation = commands.add_parser(
+        "vacation",
+        help="stop the clocks of your games of days a move while you are away",
+        description="A vacation stops the clocks of your games of days a move (live clocks"
+        " run on), those in play and those that begin while it is on. You have 30 days a"
+        " calendar year; ending a vacation early gives back its whole days not begun."
+        " With no DAYS, says whether you are on vacation and the days you have left.",
+    )
+    vacation.add_argument(
+        "days",
+        nargs="?",
+        type=_vacation_days,
+        metavar="DAYS",
+        help="days from now, 1 to 30; 'end' (or 0) ends the vacation on",
+    )
     replay = commands.add_parser(
         "replay",
         help="step through a game with charts of the scores and chances",
@@ -680,7 +714,7 @@ def _add_player_commands(commands: Any) -> None:
     replayed = replay.add_mutually_exclusive_group(required=True)
     replayed.add_argument("file", nargs="?", metavar="FILE", help="a game file")
     replayed.add_argument("--record", metavar="RECORD", help="a finished game's record")
-    for command in (leaderboard, mine, replay):
+    for command in (leaderboard, mine, vacation, replay):
         asked = "with --record, the server's " if command is replay else ""
         command.add_argument(
             "--server",
@@ -696,7 +730,7 @@ def _add_player_commands(commands: Any) -> None:
             help="the name to say hello with (default: the one you last played under, else"
             " your login name)",
         )
-    for command in (key, leaderboard, mine, replay):
+    for command in (key, leaderboard, mine, vacation, replay):
         command.set_defaults(run=_player)
 
 
@@ -719,7 +753,7 @@ def _client(args: argparse.Namespace) -> int:
 
 
 def _player(args: argparse.Namespace) -> int:
-    """Run key, leaderboard, mine or replay."""
+    """Run key, leaderboard, mine, vacation or replay."""
     from parlour.players import run  # noqa: PLC0415 (only these need the client)
     from parlour.terminal import SetupError  # noqa: PLC0415
 

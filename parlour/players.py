@@ -1,6 +1,6 @@
-"""`parlour key`, `leaderboard`, `mine` and `replay`: this user's player key, a game's
-leaderboard, this player's games, and a game stepped through with charts (protocol.md
-2.10).
+"""`parlour key`, `leaderboard`, `mine`, `vacation` and `replay`: this user's player key, a
+game's leaderboard, this player's games and vacation, and a game stepped through with
+charts (protocol.md 2.10, 2.12).
 
 A game file is replayed here, with no server: the replay is built in this process by the
 same code a server builds it with (parlour.server.replays, from the rules and the judges in
@@ -158,6 +158,39 @@ def replay_here(text: str) -> ReplayModel:
         raise SetupError(f"cannot replay that game: {error}") from None
 
 
+async def vacation(args: argparse.Namespace) -> int:
+    """This player's vacation on the server: taken, ended, or only told. Ending one when
+    none is on changes nothing."""
+    async with looking(args) as connection:
+        try:
+            answer = await connection.request(m.GetVacation())
+            on = isinstance(answer, m.VacationReply) and answer.until is not None
+            if args.days or (args.days == 0 and on):
+                answer = await connection.request(m.TakeVacation(days=args.days))
+        except (RefusedError, ConnectionLostError) as error:
+            raise SetupError(str(error)) from None
+        if not isinstance(answer, m.VacationReply):
+            raise SetupError(f"the server answered {answer.TYPE!r}, not your vacation")
+        print(vacation_text(answer, taken=args.days if args.days or on else None))
+    return 0
+
+
+def vacation_text(answer: m.VacationReply, taken: int | None) -> str:
+    """A vacation in words: until when, in local time, what it does, and the days left."""
+    left = f"{answer.days_left} vacation day{'' if answer.days_left == 1 else 's'} left this year"
+    if answer.until is None:
+        if taken == 0:
+            over = "Your vacation is over: your clocks of days a move run"
+            return f"{over}. {left} (a day begun counts)."
+        return f"You are not on vacation: your clocks of days a move run. {left}."
+    until = time.strftime("%a %d %b %Y, %H:%M", time.localtime(answer.until))
+    begun = "You are on vacation" if taken is None else "Vacation taken"
+    return (
+        f"{begun} until {until} (this machine's time): the clocks of your games of days a"
+        f" move stand still till then; live clocks run on. {left}."
+    )
+
+
 async def replay(args: argparse.Namespace) -> int:
     """A game file (here, with no server), or a finished game by its record (asked of the
     server), stepped through in this terminal."""
@@ -182,7 +215,8 @@ def run(command: str, args: argparse.Namespace) -> int:
             return import_key(key_file, args.text, yes=args.yes)
         show_key(key_file)
         return 0
-    job = {"leaderboard": leaderboard, "mine": mine, "replay": replay}[command]
+    jobs = {"leaderboard": leaderboard, "mine": mine, "vacation": vacation, "replay": replay}
+    job = jobs[command]
     try:
         return asyncio.run(job(args))
     except KeyboardInterrupt:

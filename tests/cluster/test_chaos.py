@@ -113,18 +113,18 @@ def test_the_judge_times_failover_and_checks_seats() -> None:
 
 
 def test_the_judge_names_clocks_that_disagree_go_up_or_flag() -> None:
-    def shown(at: float, conn: str, kind: str, version: int, black: int, white: int) -> Heard:
-        left = (("black", black), ("white", white))
-        return Heard(at, conn, kind, "r1", version, left=left, running="white")
+    def shown(at: float, conn: str, kind: str, left: tuple[int, int]) -> Heard:
+        seats = (("black", left[0]), ("white", left[1]))
+        return Heard(at, conn, kind, "r1", 3, left=seats, running="white")
 
     recorder = Recorder()
     recorder.heard += [
-        shown(1.0, "ann", "update", 3, 250_000, 280_000),
-        shown(1.1, "bob", "update", 3, 250_000, 280_000),
-        shown(1.5, "cy", "room", 3, 250_000, 279_600),  # white's time runs down: fine
-        shown(4.0, "cy", "room", 3, 250_000, 280_900),  # a failover gave back 1.3 s: fine
-        shown(5.0, "ann", "room", 3, 249_000, 279_000),  # black's time is not running
-        shown(6.0, "bob", "room", 3, 250_000, 290_000),  # white's went up 10 s
+        shown(1.0, "ann", "update", (250_000, 280_000)),
+        shown(1.1, "bob", "update", (250_000, 280_000)),
+        shown(1.5, "cy", "room", (250_000, 279_600)),  # white's time runs down: fine
+        shown(4.0, "cy", "room", (250_000, 280_900)),  # a failover gave back 1.3 s: fine
+        shown(5.0, "ann", "room", (249_000, 279_000)),  # black's time is not running
+        shown(6.0, "bob", "room", (250_000, 290_000)),  # white's went up 10 s
         Heard(7.0, "ann", "room", "r1", 4, flagged=("white",)),
     ]
     report = judge(SETTINGS, recorder, [], {"r1": FinalView("r1", ("a", "b", "c"))}, [])
