@@ -1,0 +1,300 @@
+"""The player's own screen on the page (protocol.md 2.12, 2.13) and the last parts of clocks:
+an address given, confirmed by the code that arrives at a real SMTP server in this process,
+digests' hours set, the address removed; a vacation taken, after saying till when the
+clocks stop, and ended; every field typed into carelessly, with what the person sees said in
+words and nothing the server would refuse sent. In a room, a seat on vacation reads so by its
+clock, a person away may be handed to the computer, and the leaderboard switches between
+the ratings of untimed, live and days games. The server runs in a thread of this process,
+its wall clock the test's, so a vacation's end is known to the second."""
+
+import asyncio
+import datetime
+import json
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext
+
+from parlour.protocol.players import new_key, player_id
+from parlour.server import ServerConfig
+from parlour.server.app import ParlourServer
+from tests.mailbox import Mailbox
+
+from .test_page import Player
+from .test_players_page import Talk, connected, module, request
+
+START = 1_800_000_000.0
+"""The server's wall clock, and the pages' at their start, in Unix seconds (a Friday in
+January 2027)."""
+SERVER_SECONDS = 30
+MAIL_SECONDS = 10
+DAY_S = 24 * 60 * 60
+SENDER = "Parlour <games@example.org>"
+CODE = re.compile(r"your code (\d{6})")
+WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+
+class Wall:
+    """Unix seconds the test turns: the server's wall clock."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass
+class Served:
+    url: str
+    wall: Wall
+    mailbox: Mailbox
+
+
+def serve(config: ServerConfig, wall: Wall) -> Iterator[str]:
+    """`config` served on an event loop of its own in a thread of this process, its wall
+    clock `wall`: its address while the caller goes on."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+
+    async def start() -> ParlourServer:
+        server = ParlourServer(config)
+        server.lobby.services.wall = wall
+        await server.start()
+        return server
+
+    async def stop(server: ParlourServer) -> None:
+        server.close()
+        await server.wait_closed()
+
+    server = asyncio.run_coroutine_threadsafe(start(), loop).result(SERVER_SECONDS)
+    try:
+        yield f"http://127.0.0.1:{server.port}"
+    finally:
+        asyncio.run_coroutine_threadsafe(stop(server), loop).result(SERVER_SECONDS)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(SERVER_SECONDS)
+        loop.close()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """A server that mails through a real SMTP server in this process."""
+    mailbox = Mailbox()
+    mailbox.start()
+    wall = Wall(START)
+    config = ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        data_dir=tmp_path_factory.mktemp("data"),
+        bot_workers=0,
+        bot_pause=0,
+        smtp=mailbox.url,
+        mail_from=SENDER,
+    )
+    try:
+        for url in serve(config, wall):
+            yield Served(url, wall, mailbox)
+    finally:
+        mailbox.stop()
+
+
+@pytest.fixture
+def person(browser: Browser, served: Served) -> Iterator[Callable[..., tuple[Player, Talk]]]:
+    """Open the lobby as `name` with `key` kept (a browser of their own in UTC, its clock
+    started at the server's), with what its page says on the wire."""
+    contexts: list[BrowserContext] = []
+    players: list[Player] = []
+
+    def open_as(name: str, key: str | None = None, url: str | None = None) -> tuple[Player, Talk]:
+        context = browser.new_context(viewport={"width": 1100, "height": 900}, timezone_id="UTC")
+        contexts.append(context)
+        kept = {"parlour.name": json.dumps(name)}
+        if key is not None:
+            kept["parlour.key"] = json.dumps(key)
+        context.add_init_script(
+            f"for (const [k, v] of Object.entries({json.dumps(kept)})) localStorage.setItem(k, v);"
+        )
+        player = Player(context.new_page())
+        players.append(player)
+        talk = Talk(player.page)
+        player.page.clock.install(time=datetime.datetime.fromtimestamp(START, datetime.UTC))
+        player.page.goto(url or f"{served.url}/")
+        connected(player.page)
+        return player, talk
+
+    yield open_as
+    for player in players:
+        assert player.errors == []
+    for context in contexts:
+        context.close()
+
+
+def date_text(seconds: float, *, year: bool = True) -> str:
+    """A moment as the page writes it in UTC: `Mon 25 Jan 2027, 08:00`."""
+    at = datetime.datetime.fromtimestamp(seconds, datetime.UTC)
+    day = f"{WEEKDAYS[at.weekday()]} {at.day} {MONTHS[at.month - 1]}"
+    return f"{day}{f' {at.year}' if year else ''}, {at:%H:%M}"
+
+
+def sent(talk: Talk, kind: str) -> list[dict[str, Any]]:
+    return [message for message in talk.sent if message.get("type") == kind]
+
+
+def says(player: Player, selector: str, words: str) -> None:
+    """Wait till the element at `selector` says `words` (among others)."""
+    player.page.wait_for_function(
+        "([selector, words]) => document.querySelector(selector)?.textContent.includes(words)",
+        arg=[selector, words],
+    )
+
+
+def type_in(player: Player, field: str, text: str, *, enter: bool = False, press: str = "") -> None:
+    """Type `text` into the field `field` as a person would (what was there first goes), then
+    press Enter or click `press`."""
+    player.page.fill(field, text)
+    if enter:
+        player.page.press(field, "Enter")
+    else:
+        player.page.click(press)
+
+
+def codes_mailed(served: Served, address: str) -> list[str]:
+    return [
+        found[1]
+        for mail in served.mailbox.mails()
+        if mail["To"] == address and (found := CODE.search(str(mail["Subject"])))
+    ]
+
+
+def open_account(player: Player) -> None:
+    player.page.click("#account")
+    player.page.wait_for_selector("#account-page")
+
+
+def test_an_address_is_given_confirmed_by_its_code_and_removed_whatever_is_typed(
+    person: Callable[..., tuple[Player, Talk]], served: Served, output_dir: Path
+) -> None:
+    key = new_key()
+    ann, talk = person("Ann", key)
+    page = ann.page
+    open_account(ann)
+    assert page.url.endswith("/#account")
+    assert page.title() == "Your account · Parlour"
+    assert page.inner_text("#account-name") == "Ann"
+    assert page.inner_text("#account-player-id") == player_id(key)
+    says(ann, "#email-status", "No address: the server mails you nothing.")
+    assert page.is_hidden("#email-code-row") and page.is_hidden("#digest-hours-row")
+
+    # What is plainly no address is said so, and nothing goes to the server.
+    for typed, words in [
+        ("please send me a code", "it needs an “@”, as ann@example.org"),
+        ("ann at example dot org", "with “@” and “.” rather than in words"),
+        ("", "Type your email address first"),
+        ("ann@example", "After the “@” comes the mail service's domain, with a dot"),
+        ("ann @example.org", "no spaces"),
+        ("ann@exämple.org", "plain ASCII"),
+    ]:
+        type_in(ann, "#email-address", typed, enter=True)
+        says(ann, "#email-problem", words)
+    assert sent(talk, "set_email") == []
+    page.locator("#account-page").screenshot(path=str(output_dir / "account-address-refused.png"))
+
+    # An address: a code is mailed to it, and the page asks for it.
+    type_in(ann, "#email-address", "  Ann@Example.ORG ", press="#email-send")
+    says(ann, "#email-said", "A code is on its way to Ann@example.org: it works for an hour.")
+    assert page.inner_text("#email-problem") == ""
+    (asked,) = sent(talk, "set_email")
+    assert asked["address"] == "Ann@Example.ORG" and "digest_hours" not in asked
+    says(ann, "#email-status", "Ann@example.org is not confirmed yet")
+    assert page.is_visible("#email-code-row")
+    assert "The 6-digit code mailed to Ann@example.org" in page.inner_text("#email-code-row")
+    assert page.evaluate("() => document.activeElement.id") == "email-code"
+    code = wait_for_code(served, "Ann@example.org")
+
+    # Codes typed carelessly: said so, never sent; a wrong one is the server's to say.
+    for typed, words in [
+        ("please send me a code", "The code is 6 digits, as 042 917"),
+        ("", "Type the 6-digit code from the mail first."),
+        ("12345", "that is 5 digits"),
+        ("1234567", "that is 7 digits"),
+    ]:
+        type_in(ann, "#email-code", typed, enter=True)
+        says(ann, "#code-problem", words)
+    assert sent(talk, "verify_email") == []
+    wrong = f"{(int(code) + 1) % 1_000_000:06d}"
+    type_in(ann, "#email-code", wrong, press="#email-verify")
+    says(ann, "#code-problem", "That is not the code mailed to you: 4 tries left.")
+    assert page.is_visible("#email-code-row"), "the screen stays, to try again"
+    page.locator("#account-page").screenshot(path=str(output_dir / "account-code-wrong.png"))
+    # Pasted as the mail may be read out: dashes and spaces do not matter.
+    type_in(ann, "#email-code", f" {code[:3]}-{code[3:]} ", enter=True)
+    says(ann, "#email-said", "Confirmed: mail about your games goes to Ann@example.org.")
+    assert sent(talk, "verify_email")[-1]["code"] == code
+    says(ann, "#email-status", "Mail goes to Ann@example.org: confirmed.")
+    assert page.is_hidden("#email-code-row") and page.is_visible("#digest-hours-row")
+    assert page.input_value("#digest-hours") == "24"
+
+    # The hours between digests.
+    before = len(sent(talk, "set_email"))
+    for typed, words in [
+        ("12 hours please", "Write the hours as a number, as 12."),
+        ("", "Type how many hours, 1 to 168."),
+        ("0", "From 1 to 168 hours (a week)."),
+        ("200", "From 1 to 168 hours (a week)."),
+        ("-2", "Write the hours as a number"),
+    ]:
+        type_in(ann, "#digest-hours", typed, enter=True)
+        says(ann, "#digest-problem", words)
+    assert len(sent(talk, "set_email")) == before
+    type_in(ann, "#digest-hours", "12 hours", press="#digest-save")
+    says(ann, "#email-said", "A digest comes at most every 12 hours.")
+    assert request(ann, {"type": "get_email"}) | {"id": 0} == {
+        "type": "email",
+        "id": 0,
+        "address": "Ann@example.org",
+        "verified": True,
+        "digest_hours": 12,
+    }
+    assert len(codes_mailed(served, "Ann@example.org")) == 1, "a confirmed address gets no code"
+    page.locator("#account-page").screenshot(path=str(output_dir / "account-email.png"))
+
+    # Another address twice more, then a fourth code within the hour: the minutes to wait,
+    # in words by the field, and the screen goes on.
+    type_in(ann, "#email-address", "ann@example.net", enter=True)
+    says(ann, "#email-said", "A code is on its way to ann@example.net")
+    page.click("#email-resend")
+    says(ann, "#email-said", "A new code is on its way to ann@example.net")
+    page.click("#email-resend")
+    says(ann, "#code-problem", "Enough codes went out this hour: ask for another in 60 minutes.")
+    assert len(sent(talk, "set_email")) == before + 4, "a refusal with a wait is not sent again"
+    says(ann, "#email-status", "ann@example.net is not confirmed yet")
+    code = wait_for_code(served, "ann@example.net", count=2)
+    type_in(ann, "#email-code", code, enter=True)
+    says(ann, "#email-status", "Mail goes to ann@example.net: confirmed.")
+
+    # Removed: no address, nothing more mailed.
+    page.click("#email-remove")
+    says(ann, "#email-said", "Address removed: the server mails you nothing more.")
+    says(ann, "#email-status", "No address: the server mails you nothing.")
+    assert sent(talk, "set_email")[-1]["address"] is None
+    assert request(ann, {"type": "get_email"}).get("address") is None
+
+
+def wait_for_code(served: Served, address: str, count: int = 1) -> str:
+    """The last code mailed to `address`, once `count` have come."""
+    deadline = time.monotonic() + MAIL_SECONDS
+    while time.monotonic() < deadline:
+        codes = codes_mailed(served, address)
+        if len(codes) >= count:
+            return codes[-1]
+        time.sleep(0.02)
+    pytest.fail(f"no code came to {address}")
