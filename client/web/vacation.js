@@ -147,6 +147,8 @@ export class VacationSection {
       return answer;
     } catch (error) {
       this.problem.textContent = refusalText(error);
+      // What the page showed may be out of date (days taken in another browser): show what is.
+      if (error.code === "no_vacation_left") this.load();
       return null;
     } finally {
       this.busy = false;

@@ -298,3 +298,139 @@ def wait_for_code(served: Served, address: str, count: int = 1) -> str:
             return codes[-1]
         time.sleep(0.02)
     pytest.fail(f"no code came to {address}")
+
+
+def days_room(host: Player, seat: str = "black", *, against: str | None = "easy") -> str:
+    """A private Othello room of 3 days a move, `host` at `seat` (the page keeping its token
+    as the lobby would), the other seat a computer at `against` (or open), started where the
+    computer plays; the host's page shows it. Its code."""
+    made = request(
+        host,
+        {
+            "type": "create_room",
+            "game": "othello",
+            "seat": seat,
+            "public": False,
+            "time_control": {"kind": "days", "days": 3, "bank_days": 0},
+        },
+    )
+    code: str = made["code"]
+    keep_token(host, code, made["token"])
+    if against is not None:
+        other = "white" if seat == "black" else "black"
+        request(host, {"type": "set_seat", "room": code, "seat": other, "holder": "bot", "level": against})
+        request(host, {"type": "start", "room": code})
+    go_to_room(host, code)
+    return code
+
+
+def keep_token(player: Player, ref: str, token: str) -> None:
+    module(player, "storage.js", "mod.storeSeat(arg[0], { token: arg[1] })", [ref, token])
+
+
+def go_to_room(player: Player, ref: str) -> None:
+    player.page.evaluate("(ref) => window.parlour.navigate(`/r/${ref}`)", ref)
+    player.wait("room.view !== null && room.playing().length > 0")
+
+
+def clock_of(player: Player, colour: str) -> dict[str, Any]:
+    shown: dict[str, Any] = player.page.evaluate(
+        """(colour) => {
+            const node = document.querySelector(`#seats .clock[data-colour="${colour}"]`);
+            return { text: node.textContent, hidden: node.hidden, title: node.title,
+                     running: node.classList.contains("running"),
+                     vacation: node.classList.contains("vacation") };
+        }""",
+        colour,
+    )
+    return shown
+
+
+def test_a_vacation_is_taken_after_saying_till_when_and_the_room_reads_it_by_the_clock(
+    person: Callable[..., tuple[Player, Talk]], served: Served, output_dir: Path
+) -> None:
+    bea, talk = person("Bea", new_key())
+    page = bea.page
+    code = days_room(bea)
+    assert bea.view["clock"]["running"] == "black", "Bea's clock runs: black moves first"
+    open_account(bea)
+    says(bea, "#vacation-status", "Not on vacation.")
+    says(bea, "#vacation-left", "30 days of vacation left this year.")
+    assert page.is_hidden("#vacation-end")
+
+    for typed, words in [
+        ("ten days", "Write the days as a number, as 10."),
+        ("", "Type how many days you will be away, 1 to 30."),
+        ("31", "At most 30 days: that is all a year has."),
+        ("-2", "Days away cannot be fewer than none: type 1 to 30."),
+        ("0", "A vacation of no days is none: type 1 to 30."),
+    ]:
+        type_in(bea, "#vacation-days", typed, enter=True)
+        says(bea, "#vacation-problem", words)
+        assert page.locator("#vacation-dialog").count() == 0
+    assert sent(talk, "vacation") == []
+
+    # Asked first, saying till when the clocks stop; Cancel sends nothing.
+    until = START + 10 * DAY_S
+    type_in(bea, "#vacation-days", "10 days", enter=True)
+    dialog = page.locator("#vacation-dialog")
+    dialog.wait_for()
+    assert "Take 10 days of vacation?" in dialog.inner_text()
+    assert f"stop till {date_text(until)}" in dialog.inner_text()
+    dialog.screenshot(path=str(output_dir / "account-vacation-asked.png"))
+    page.click("#vacation-dialog button[value=cancel]")
+    dialog.wait_for(state="detached")
+    assert sent(talk, "vacation") == []
+    assert page.inner_text("#vacation-problem") == ""
+    page.click("#vacation-take")
+    page.click("#vacation-dialog button[value=take]")
+    says(bea, "#vacation-status", f"On vacation until {date_text(until)}")
+    says(bea, "#vacation-left", "20 days of vacation left this year.")
+    assert [message["days"] for message in sent(talk, "vacation")] == [10]
+    assert page.is_visible("#vacation-end")
+    assert page.input_value("#vacation-days") == ""
+    page.locator("#account-page").screenshot(path=str(output_dir / "account-vacation.png"))
+
+    # In the room her clock stands still, and says till when.
+    go_to_room(bea, code)
+    bea.wait("room.view.clock.held_until !== undefined")
+    clock = bea.view["clock"]
+    assert clock["held_until"] == {"black": int(until) * 1000} and clock["running"] is None
+    shown = clock_of(bea, "black")
+    assert shown["text"] == f"on vacation until {date_text(until, year=False)}"
+    assert shown["vacation"] and not shown["running"] and not shown["hidden"]
+    assert f"stands still until {date_text(until)}, with 3d 00h left" in shown["title"]
+    assert clock_of(bea, "white")["text"] == "3d 00h"
+    page.locator("#seats").screenshot(path=str(output_dir / "room-vacation-seats.png"))
+
+    # Ended early: the days not begun come back, and her clock runs again.
+    open_account(bea)
+    says(bea, "#vacation-status", "On vacation until")
+    page.click("#vacation-end")
+    says(bea, "#vacation-said", "Welcome back: your clocks run again.")
+    says(bea, "#vacation-status", "Not on vacation.")
+    says(bea, "#vacation-left", "30 days of vacation left this year.")
+    go_to_room(bea, code)
+    bea.wait("room.view.clock.running === 'black'")
+    assert not clock_of(bea, "black")["vacation"]
+
+    # Days taken elsewhere meanwhile (her other browser), two of them begun since: the page
+    # cannot tell, so the server's refusal is said by the field, and what is true is shown.
+    open_account(bea)
+    says(bea, "#vacation-left", "30 days of vacation left this year.")
+    request(bea, {"type": "vacation", "days": 25})
+    served.wall.now += 2 * DAY_S
+    try:
+        type_in(bea, "#vacation-days", "29", enter=True)
+        page.click("#vacation-dialog button[value=take]")
+        says(bea, "#vacation-problem", "You have not that many vacation days left this year.")
+        says(bea, "#vacation-status", f"On vacation until {date_text(START + 25 * DAY_S)}")
+        says(bea, "#vacation-left", "5 days of vacation left this year.")
+        type_in(bea, "#vacation-days", "3", enter=True)
+        page.click("#vacation-dialog button[value=take]")
+        says(bea, "#vacation-status", f"On vacation until {date_text(served.wall.now + 3 * DAY_S)}")
+        says(bea, "#vacation-left", "25 days of vacation left this year.")
+        assert page.inner_text("#vacation-problem") == ""
+    finally:
+        request(bea, {"type": "vacation", "days": 0})
+        served.wall.now = START
