@@ -434,3 +434,100 @@ def test_a_vacation_is_taken_after_saying_till_when_and_the_room_reads_it_by_the
     finally:
         request(bea, {"type": "vacation", "days": 0})
         served.wall.now = START
+
+
+def test_the_computer_is_offered_a_seat_only_while_its_person_is_away_in_a_clocked_game(
+    person: Callable[..., tuple[Player, Talk]], served: Served, output_dir: Path
+) -> None:
+    dee, talk = person("Dee", new_key())
+    eli, _ = person("Eli", new_key())
+    code = days_room(dee, against=None)
+    joined = request(eli, {"type": "join", "room": code, "seat": "white"})
+    keep_token(eli, code, joined["token"])
+    go_to_room(eli, code)
+    request(dee, {"type": "start", "room": code})
+    dee.wait("room.view.status === 'playing'")
+    eli.wait("room.view.status === 'playing'")
+    hand_over = dee.page.locator("button.hand-over")
+    assert hand_over.count() == 0, "Eli is here"
+    assert eli.page.locator("button.hand-over").count() == 0
+
+    # Eli goes: Dee may have the computer play White, and only White.
+    eli.page.close()
+    hand_over.wait_for()
+    assert hand_over.count() == 1
+    assert hand_over.inner_text() == "Let the computer play White"
+    assert hand_over.get_attribute("data-colour") == "white"
+    dee.page.locator("#seats").screenshot(path=str(output_dir / "room-hand-over.png"))
+    view = dee.view
+    offered = "[arg.map((v) => mod.handOverSeats(v, ['black'])), mod.handOverSeats(arg[0], [])]"
+    assert module(
+        dee,
+        "handover.js",
+        offered,
+        [
+            view,
+            view | {"time_control": {"kind": "none"}},
+            view | {"status": "finished"},
+            view | {"status": "waiting"},
+        ],
+    ) == [[["white"], [], [], []], []], "only in play, with a clock, for a person seated here"
+
+    # Asked for: a rated game is unrated first, as for other help; Cancel asks nothing.
+    assert dee.view["rated"] is True
+    hand_over.click()
+    dee.page.click("#unrate-dialog button[value=keep]")
+    dee.page.locator("#unrate-dialog").wait_for(state="detached")
+    assert sent(talk, "hand_over") == []
+    hand_over.click()
+    dee.page.click("#unrate-dialog button[value=unrate]")
+    dee.wait("room.view.seats[1].holder.kind === 'standin'")
+    assert [message["seat"] for message in sent(talk, "hand_over")] == ["white"]
+    dee.page.locator("button.hand-over").wait_for(state="detached")
+    assert "computer" in dee.page.inner_text("#seats li[data-colour=white]")
+
+    # A refusal is said as the room says others: Dee's own seat is not away.
+    module(dee, "handover.js", "mod.askHandOver(window.parlour.view, 'black')")
+    says(dee, "#error", "Black is not held by a person who is away")
+    assert dee.view["status"] == "playing"
+
+
+def test_the_others_seated_are_asked_before_the_computer_plays_for_one_away(
+    person: Callable[..., tuple[Player, Talk]], output_dir: Path
+) -> None:
+    (gus, _), (hal, _), (ivy, _) = (person(name, new_key()) for name in ("Gus", "Hal", "Ivy"))
+    made = request(
+        gus,
+        {
+            "type": "create_room",
+            "game": "tribolo",
+            "seat": "blue",
+            "public": False,
+            "time_control": {"kind": "days", "days": 1, "bank_days": 0},
+        },
+    )
+    code = made["code"]
+    keep_token(gus, code, made["token"])
+    for player, colour in ((hal, "red"), (ivy, "green")):
+        joined = request(player, {"type": "join", "room": code, "seat": colour})
+        keep_token(player, code, joined["token"])
+    request(gus, {"type": "start", "room": code})
+    for player in (gus, ivy):
+        go_to_room(player, code)
+        player.wait("room.view.status === 'playing'")
+    hal.page.close()
+    gus.page.locator("button.hand-over[data-colour=red]").click()
+    gus.page.click("#unrate-dialog button[value=unrate]")
+    question = ivy.page.locator("dialog:has-text('let the computer play Red')")
+    question.wait_for()
+    assert "Blue asks to let the computer play Red while its player is away. Agree?" in (
+        question.inner_text()
+    )
+    question.screenshot(path=str(output_dir / "room-hand-over-asked.png"))
+    assert ivy.view["seats"][1]["holder"]["kind"] == "human", "nothing happens unasked"
+    says(gus, ".log.talk", "Blue asks to let the computer play Red while its player is away")
+    question.locator("button[value=yes]").click()
+    for player in (gus, ivy):
+        player.wait("room.view.seats[1].holder.kind === 'standin'")
+        says(player, ".log.talk", "Everyone agreed to let the computer play Red")
+    assert gus.page.locator("button.hand-over").count() == 0
