@@ -10,13 +10,14 @@ import { button, element } from "./dom.js";
 import { count } from "./words.js";
 
 const LONGEST_ADDRESS = 254;
+const LONGEST_LOCAL = 64;
 const CODE_DIGITS = 6;
 export const FEWEST_HOURS = 1;
 export const MOST_HOURS = 168;
 const EXAMPLE = "ann@example.org";
 
-/** A typed address: `{address}` to send, or `{problem}` in words. The server has the last
- * word on what an address is; this catches what plainly is not one. */
+/** A typed address: `{address}` to send, or `{problem}` in words: the shape the server takes
+ * (protocol/fields.py `read_email_address`), so that what it would refuse is not sent. */
 export function readAddress(typed) {
   const text = String(typed ?? "").trim();
   if (!text) return { problem: `Type your email address first, as ${EXAMPLE}.` };
@@ -31,11 +32,18 @@ export function readAddress(typed) {
   if (parts.length !== 2) return { problem: `An email address has one “@”, as ${EXAMPLE}.` };
   const [local, domain] = parts;
   if (!local) return { problem: `Your name at the mail service comes before the “@”, as ${EXAMPLE}.` };
-  if (!/^[^.]+(\.[^.]+)+$/.test(domain)) {
-    return { problem: `After the “@” comes the mail service's domain, with a dot: as ${EXAMPLE}.` };
-  }
   if (/[^\x21-\x7e]/.test(text)) return { problem: "The server takes addresses written in plain ASCII letters, digits and signs only." };
   if (text.length > LONGEST_ADDRESS) return { problem: `That is too long for an address: at most ${LONGEST_ADDRESS} characters.` };
+  if (local.length > LONGEST_LOCAL) return { problem: `The part before the “@” is at most ${LONGEST_LOCAL} characters.` };
+  if (/[<>()[\]\\,;:"]/.test(local)) return { problem: "The part before the “@” has none of < > ( ) [ ] \\ , ; : \" in it." };
+  if (local.startsWith(".") || local.endsWith(".") || local.includes("..")) {
+    return { problem: "The part before the “@” neither starts nor ends with a dot, nor has two in a row." };
+  }
+  const labels = domain.split(".");
+  const label = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+  if (labels.length < 2 || !labels.every((each) => label.test(each)) || /^\d+$/.test(labels[labels.length - 1])) {
+    return { problem: `After the “@” comes the mail service's domain: letters, digits and dashes between dots, as ${EXAMPLE}.` };
+  }
   return { address: text };
 }
 
@@ -72,6 +80,7 @@ export function refusalText(error) {
     const minutes = Math.max(1, Math.ceil(detail.retry_after_s / 60));
     return `Enough codes went out this hour: ask for another in ${count(minutes, "minute")}.`;
   }
+  if (error.code === "bad_field" && detail.field === "address") return `The server does not take that as an email address: write it as ${EXAMPLE}.`;
   if (error.code === "no_email") return "This server sends no mail.";
   if (error.code === "no_key") return "Email is for players with a key, and this page plays as a guest.";
   const words = error.message ?? "";

@@ -201,7 +201,10 @@ def test_an_address_is_given_confirmed_by_its_code_and_removed_whatever_is_typed
         ("please send me a code", "it needs an “@”, as ann@example.org"),
         ("ann at example dot org", "with “@” and “.” rather than in words"),
         ("", "Type your email address first"),
-        ("ann@example", "After the “@” comes the mail service's domain, with a dot"),
+        ("ann@example", "After the “@” comes the mail service's domain: letters, digits"),
+        ("ann@-example.org", "letters, digits and dashes between dots, as ann@example.org"),
+        ("ann;bob@example.org", "The part before the “@” has none of < > ( ) [ ] \\ , ; :"),
+        ("ann..b@example.org", "nor has two in a row"),
         ("ann @example.org", "no spaces"),
         ("ann@exämple.org", "plain ASCII"),
     ]:
@@ -209,6 +212,17 @@ def test_an_address_is_given_confirmed_by_its_code_and_removed_whatever_is_typed
         says(ann, "#email-problem", words)
     assert sent(talk, "set_email") == []
     page.locator("#account-page").screenshot(path=str(output_dir / "account-address-refused.png"))
+    # What the server refuses that the page let through is said in words too.
+    refused = module(
+        ann,
+        "email.js",
+        "mod.refusalText({code: 'bad_field', message: arg, detail: {field: 'address'}})",
+        "'address' must be an email address, as ann@example.org",
+    )
+    assert (
+        refused
+        == "The server does not take that as an email address: write it as ann@example.org."
+    )
 
     # An address: a code is mailed to it, and the page asks for it.
     type_in(ann, "#email-address", "  Ann@Example.ORG ", press="#email-send")
