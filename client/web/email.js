@@ -96,6 +96,10 @@ function row(id, label, field, action, problemId) {
     event.preventDefault();
     action.click();
   });
+  // What was wrong goes as the person mends it.
+  field.addEventListener("input", () => {
+    problem.textContent = "";
+  });
   return { form, problem, box: element("div", { class: "account-field", id }, form, problem) };
 }
 

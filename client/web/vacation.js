@@ -59,6 +59,10 @@ export class VacationSection {
       event.preventDefault();
       this.take();
     });
+    // What was wrong goes as the person mends it.
+    this.daysInput.addEventListener("input", () => {
+      this.problem.textContent = "";
+    });
     this.endButton = button("End my vacation now", () => this.end(), { id: "vacation-end" });
     this.element = element(
       "section",

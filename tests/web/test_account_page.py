@@ -161,8 +161,15 @@ def type_in(
     player: Player, field: str, text: str, *, enter: bool = False, press: str = ""
 ) -> None:
     """Type `text` into the field `field` as a person would (what was there first goes), then
-    press Enter or click `press`."""
+    press Enter or click `press`. What the page said was wrong with the field before goes as
+    it is typed into, so each message waited for is the answer to this text."""
     player.page.fill(field, text)
+    problem = player.page.evaluate(
+        "(field) => document.querySelector(field).closest('.account-field, .account-part')"
+        ".querySelector('.error').textContent",
+        field,
+    )
+    assert problem == "", problem
     if enter:
         player.page.press(field, "Enter")
     else:
