@@ -87,16 +87,15 @@ export function refusalText(error) {
   return words ? `${words.charAt(0).toUpperCase()}${words.slice(1)}.` : "The server refused that.";
 }
 
-/** A labelled field with its button, as a form of its own (Enter presses the button), and the
- * line that says what is wrong with it. */
-function row(id, label, field, action, problemId) {
+/** A labelled field with its button, as a form of its own (Enter presses the button) that
+ * runs `act`, and the line that says what is wrong with it (gone as the person mends it). */
+function row(id, label, field, action, act, problemId) {
   const problem = element("p", { class: "error", role: "alert", id: problemId });
   const form = element("form", { class: "account-row", id: `${id}-form` }, element("label", { for: field.id }, label), element("div", { class: "key-row" }, field, action));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    action.click();
+    act();
   });
-  // What was wrong goes as the person mends it.
   field.addEventListener("input", () => {
     problem.textContent = "";
   });
@@ -115,26 +114,14 @@ export class EmailSection {
     this.codeInput = element("input", { id: "email-code", type: "text", inputmode: "numeric", autocomplete: "one-time-code", spellcheck: "false", maxlength: "20", placeholder: "000 000", class: "short" });
     this.hoursInput = element("input", { id: "digest-hours", type: "text", inputmode: "numeric", maxlength: "20", class: "short" });
     this.sendButton = element("button", { type: "submit", id: "email-send", class: "primary" }, "Send me a code");
-    this.sendButton.addEventListener("click", (event) => {
-      event.preventDefault();
-      this.giveAddress();
-    });
     this.verifyButton = element("button", { type: "submit", id: "email-verify", class: "primary" }, "Confirm");
-    this.verifyButton.addEventListener("click", (event) => {
-      event.preventDefault();
-      this.verify();
-    });
     this.hoursButton = element("button", { type: "submit", id: "digest-save" }, "Save");
-    this.hoursButton.addEventListener("click", (event) => {
-      event.preventDefault();
-      this.saveHours();
-    });
-    this.address = row("email-address-row", "Your email address", this.addressInput, this.sendButton, "email-problem");
-    this.code = row("email-code-row", "The code", this.codeInput, this.verifyButton, "code-problem");
+    this.address = row("email-address-row", "Your email address", this.addressInput, this.sendButton, () => this.giveAddress(), "email-problem");
+    this.code = row("email-code-row", "The code", this.codeInput, this.verifyButton, () => this.verify(), "code-problem");
+    this.hours = row("digest-hours-row", `Hours at least between two digests (${FEWEST_HOURS} to ${MOST_HOURS})`, this.hoursInput, this.hoursButton, () => this.saveHours(), "digest-problem");
     this.codeLabel = this.code.form.querySelector("label");
     this.resend = button("Send a new code", () => this.sendAgain(), { id: "email-resend", class: "quiet" });
     this.code.box.append(element("p", { class: "note" }, "No mail? Look among the unwanted mail, or ", this.resend, "."));
-    this.hours = row("digest-hours-row", `Hours at least between two digests (${FEWEST_HOURS} to ${MOST_HOURS})`, this.hoursInput, this.hoursButton, "digest-problem");
     this.removeButton = button("Remove my address", () => this.remove(), { id: "email-remove", class: "quiet" });
     this.element = element(
       "section",
