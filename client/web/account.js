@@ -1,10 +1,82 @@
-/** "Your key": the player key this browser proves itself with, to copy to another browser,
- * and a key brought from another browser, to use here instead (protocol.md 2.10). */
+/** The player's own screen (`/#account`): who they are, their key, their email and their
+ * vacation; and "Your key": the player key this browser proves itself with, to copy to another
+ * browser, and a key brought from another browser, to use here instead (protocol.md 2.10). */
 
 import { openDialog } from "./dialogs.js";
 import { button, copyButton, element } from "./dom.js";
+import { EmailSection } from "./email.js";
 import { keyProblem, readKey } from "./players.js";
 import { previousKey, storedName, storeKey, storeName } from "./storage.js";
+import { setTitle } from "./turns.js";
+import { VacationSection } from "./vacation.js";
+
+/** The account screen. A guest (a browser that keeps nothing, so has no key) is told what a
+ * key is for and how to get one; email is offered only where the server sends mail. */
+export class AccountView {
+  constructor(root, connection, navigate) {
+    this.root = root;
+    this.connection = connection;
+    this.navigate = navigate;
+    this.email = null;
+    this.vacation = null;
+    this.onReconnect = () => this.load();
+  }
+
+  show() {
+    setTitle("Your account · Parlour");
+    const player = this.connection.player;
+    const parts = player ? this.playerParts(player) : [this.guestPart()];
+    const back = element("a", { href: "/" }, "Back to the lobby");
+    back.addEventListener("click", (event) => {
+      event.preventDefault();
+      this.navigate("/");
+    });
+    this.root.replaceChildren(
+      element("section", { class: "account", id: "account-page" }, element("h1", {}, "Your account"), ...parts, element("p", {}, back)),
+    );
+    this.connection.addEventListener("reconnected", this.onReconnect);
+    this.load();
+  }
+
+  playerParts(player) {
+    const who = element(
+      "section",
+      { class: "account-part", id: "account-who" },
+      element("p", {}, "You play as ", element("strong", { id: "account-name" }, player.name), ", player id ", element("code", { id: "account-player-id" }, player.id), "."),
+      element("p", {}, button("Your key", () => showKeyDialog(this.connection), { id: "your-key" }), " ", element("small", { class: "note" }, "to play as yourself in another browser or in the terminal client")),
+    );
+    this.vacation = new VacationSection(this.connection);
+    if (!this.connection.welcome?.email) {
+      const none = element(
+        "section",
+        { class: "account-part", id: "email-box" },
+        element("h2", {}, "Email"),
+        element("p", { class: "note", id: "email-none" }, "This server sends no mail: it tells you of games waiting on you here, on this page, while it is open."),
+      );
+      return [who, none, this.vacation.element];
+    }
+    this.email = new EmailSection(this.connection);
+    return [who, this.email.element, this.vacation.element];
+  }
+
+  guestPart() {
+    return element(
+      "section",
+      { class: "account-part", id: "account-guest" },
+      element("p", {}, "You play as a guest: this browser keeps nothing for this site, so the page has no player key. Without one the server keeps no ratings or games of yours, and cannot mail you or stop your clocks for a vacation."),
+      element("p", {}, "To get a key, let this site keep its data in this browser (its settings for cookies and site data) and reload the page: it makes you a key and keeps it."),
+    );
+  }
+
+  load() {
+    this.email?.load();
+    this.vacation?.load();
+  }
+
+  destroy() {
+    this.connection.removeEventListener("reconnected", this.onReconnect);
+  }
+}
 
 /** Show the key with Copy, and take a pasted one; a key taken reloads the page, which says
  * hello with it. A text that is no key is refused in words and the key shown stays. */

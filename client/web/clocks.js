@@ -3,11 +3,13 @@
  * running one counting down from the last message that carried the clock (drawn again as
  * soon as it reads differently: ten times a second below ten seconds of a live clock, else
  * each second), never drifting, since every `room` view and `update` sets it anew. Low time
- * shows in its own colour; a seat out of time says so. The person whose own live clock runs
+ * shows in its own colour; a seat out of time says so, and a seat whose player is on vacation
+ * says till when its clock stands still (`held_until`). The person whose own live clock runs
  * below ten seconds hears a short beep, once a turn, and a screen reader is told.
  */
 
 import { clockText, clocked, isLow, LOW_LIVE_MS, nextDrawIn, shown, startingClock } from "./clock.js";
+import { dateText } from "./dates.js";
 import { element } from "./dom.js";
 import { title } from "./words.js";
 
@@ -73,18 +75,24 @@ export class SeatClocks {
       return;
     }
     const times = shown(clock, this.receivedAt, this.now());
+    const held = clock.held_until ?? {};
     for (const [colour, node] of this.nodes) {
       const ms = times[colour];
       const out = this.flagged.includes(colour);
+      const away = !out && typeof held[colour] === "number" ? held[colour] : null;
       node.hidden = ms === undefined && !out;
       if (node.hidden) continue;
       const running = colour === clock.running;
-      const text = out ? OUT_OF_TIME : clockText(ms, control);
+      let text = out ? OUT_OF_TIME : clockText(ms, control);
+      if (away !== null) text = `on vacation until ${dateText(away, { year: false })}`;
       if (node.textContent !== text) node.textContent = text;
-      node.classList.toggle("running", running && !out);
-      node.classList.toggle("low", !out && isLow(ms, control));
+      node.classList.toggle("running", running && !out && away === null);
+      node.classList.toggle("low", !out && away === null && isLow(ms, control));
       node.classList.toggle("out", out);
-      node.title = out ? `${title(colour)} ran out of time` : `${title(colour)}'s time${running ? ", running" : ""}`;
+      node.classList.toggle("vacation", away !== null);
+      if (out) node.title = `${title(colour)} ran out of time`;
+      else if (away !== null) node.title = `${title(colour)} is on vacation: this clock stands still until ${dateText(away)}, with ${clockText(ms, control)} left`;
+      else node.title = `${title(colour)}'s time${running ? ", running" : ""}`;
     }
     const running = clock.running;
     if (running === null || running === undefined || times[running] === undefined) return;

@@ -77,15 +77,16 @@ export class Connection extends EventTarget {
 
   /** Send `message` and resolve with the server's answer; an `error` rejects as ServerError.
    * Told to slow down, or that the answer is `unavailable` for now, it sends the request again
-   * as it was, as protocol.md asks. */
+   * as it was, as protocol.md asks; a `rate_limited` that says when to ask again
+   * (`detail.retry_after_s`: too many codes mailed, 2.13) is a refusal to show instead. */
   async request(message) {
     const patience = Date.now() + UNAVAILABLE_PATIENCE_MS;
     for (;;) {
       try {
         return await this.exchange(message);
       } catch (error) {
-        const again =
-          error.code === RATE_LIMITED || (error.code === UNAVAILABLE && Date.now() < patience);
+        const slowDown = error.code === RATE_LIMITED && typeof error.detail?.retry_after_s !== "number";
+        const again = slowDown || (error.code === UNAVAILABLE && Date.now() < patience);
         if (!again) throw error;
         const pause = error.code === RATE_LIMITED ? RATE_LIMITED_PAUSE_MS : UNAVAILABLE_PAUSE_MS;
         await new Promise((resolve) => setTimeout(resolve, pause));

@@ -5,11 +5,13 @@
  *   /r/CODE                a room; /r/CODE#replay steps through its game so far
  *   /#replay/RECORD        a finished game (from My games) to step through
  *   /#replay/file          a game file opened from the lobby (kept for this tab)
- *   /#leaderboard/GAME     a game's highest rated players
+ *   /#leaderboard/GAME     a game's highest rated players (untimed games;
+ *   /#leaderboard/GAME/SPEED   `live` or `days` for those ratings)
+ *   /#account              the player's own: key, email, vacation
  */
 
 import { Connection, serverUrl } from "./connection.js";
-import { showKeyDialog } from "./account.js";
+import { AccountView } from "./account.js";
 import { LeaderboardView } from "./leaderboard.js";
 import { LobbyView } from "./lobby.js";
 import { ReplayPage } from "./replay.js";
@@ -22,7 +24,8 @@ import { playerKey, storedName, storeKey, storeName } from "./storage.js";
 
 const ROOM_PATH = /^\/r\/([A-Za-z0-9_-]{1,64})$/;
 const REPLAY_HASH = /^#replay\/([^/]{1,64})$/;
-const LEADERBOARD_HASH = /^#leaderboard(?:\/([a-z0-9_-]{1,32}))?$/;
+const LEADERBOARD_HASH = /^#leaderboard(?:\/([a-z0-9_-]{1,32})(?:\/([a-z]{1,8}))?)?$/;
+const ACCOUNT_HASH = /^#account$/;
 const NOT_IN_NAMES = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 const JOINERS = new Set(["\u200c", "\u200d"]);
 
@@ -33,13 +36,13 @@ function cleanName(typed) {
 
 /** The page: one connection, one view at a time. */
 class Page {
-  constructor(app, status, rename, keyButton) {
+  constructor(app, status, rename, accountButton) {
     this.app = app;
     this.statusLine = status;
     this.renameButton = rename;
-    this.keyButton = keyButton;
+    this.accountButton = accountButton;
     rename.addEventListener("click", () => this.rename());
-    keyButton.addEventListener("click", () => showKeyDialog(this.connection));
+    accountButton.addEventListener("click", () => this.navigate("/#account"));
     this.connection = null;
     this.turns = null;
     this.view = null;
@@ -98,7 +101,7 @@ class Page {
       "details",
       { class: "bring-key", hidden: again },
       element("summary", {}, "I have a player key from another browser"),
-      element("label", { for: "first-key" }, "Your key (Your key shows it, on the other browser)"),
+      element("label", { for: "first-key" }, "Your key (Your account shows it, on the other browser)"),
       keyInput,
     );
     const form = element(
@@ -209,7 +212,8 @@ class Page {
     const board = LEADERBOARD_HASH.exec(hash);
     if (room) this.view = new RoomView(this.app, this.connection, room[1], navigate);
     else if (replay) this.view = new ReplayPage(this.app, this.connection, decodeURIComponent(replay[1]), navigate);
-    else if (board) this.view = new LeaderboardView(this.app, this.connection, board[1] ?? null, navigate);
+    else if (board) this.view = new LeaderboardView(this.app, this.connection, board[1] ?? null, navigate, board[2] ?? null);
+    else if (ACCOUNT_HASH.test(hash)) this.view = new AccountView(this.app, this.connection, navigate);
     else this.view = new LobbyView(this.app, this.connection, navigate, this.turns);
     this.view.show();
   }
@@ -225,7 +229,7 @@ class Page {
     this.statusLine.textContent = words;
     this.statusLine.dataset.state = state;
     this.renameButton.hidden = state !== "open";
-    this.keyButton.hidden = state !== "open" || !this.connection.key;
+    this.accountButton.hidden = state !== "open";
     if (state === "name_taken") this.nameTaken();
   }
 }
@@ -234,7 +238,7 @@ const page = new Page(
   document.getElementById("app"),
   document.getElementById("connection"),
   document.getElementById("rename"),
-  document.getElementById("your-key"),
+  document.getElementById("account"),
 );
 window.parlour = page;
 page.start();

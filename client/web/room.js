@@ -2,7 +2,8 @@
  * ratings, whether the game is rated, the room's commands as grouped buttons (controls.js),
  * the hints and the thinking, chat and the move list; at the end, the result and rating
  * changes beside the board (gameover.js); with a time control, each seat's clock by its seat
- * (clocks.js). Typing anywhere is chat, never a command
+ * (clocks.js), and for a person away the ask that the computer play their seat
+ * (handover.js). Typing anywhere is chat, never a command
  * (typing.js). `/r/CODE#replay` steps through the room's game so far in place of the room,
  * which goes on meanwhile. */
 
@@ -15,6 +16,7 @@ import { callCoin, callsCoin, openDialog } from "./dialogs.js";
 import { announce, button, copyButton, element, rebuild } from "./dom.js";
 import { presetOf, RoomFiles } from "./files.js";
 import { GameOver } from "./gameover.js";
+import { askHandOver, handOverButton, handOverSeats } from "./handover.js";
 import { entryLines } from "./history.js";
 import { changeText, ratingText, ratingTitle, seatRating } from "./players.js";
 import { ReplayView } from "./replay.js";
@@ -1287,6 +1289,9 @@ export class RoomView {
     );
     if (seat.holder.kind === "open" && this.playing().length === 0) {
       item.append(button(`Take ${title(seat.colour)}`, () => this.takeSeat(seat.colour), { class: "take", "data-colour": seat.colour, "data-key": `take-${seat.colour}` }));
+    }
+    if (handOverSeats(this.view, this.playing()).includes(seat.colour)) {
+      item.append(handOverButton(seat.colour, () => askHandOver(this, seat.colour)));
     }
     if (editing && this.mayChange(seat)) item.append(this.seatSetter(seat));
     return item;

@@ -79,6 +79,13 @@ def stored_key(page: Page) -> str:
     return text
 
 
+def open_key_dialog(page: Page) -> None:
+    """Your account, from the page's top line, then its Your key."""
+    page.click("#account")
+    page.click("#your-key")
+    page.wait_for_selector("#key-dialog")
+
+
 def connected(page: Page) -> None:
     page.wait_for_function("() => document.querySelector('#connection').dataset.state === 'open'")
 
@@ -245,7 +252,7 @@ def test_a_key_is_made_once_kept_across_reloads_and_sent_in_every_hello(fresh: A
     page.evaluate("() => window.parlour.connection.socket.close()")
     connected(page)
     assert [hello["key"] for hello in talk.hellos()][-1] == key
-    page.click("#your-key")
+    open_key_dialog(page)
     page.wait_for_selector("#key-dialog")
     assert page.input_value("#key-text") == key
     assert page.locator("#player-id").inner_text() == player_id(key)
@@ -266,7 +273,7 @@ def test_a_key_brought_from_another_browser_is_used_and_nonsense_is_refused(
     page.wait_for_selector(".lobby")
     made = stored_key(page)
     brought = new_key()
-    page.click("#your-key")
+    open_key_dialog(page)
     for nonsense, says in [
         ("", "Paste or type a key first."),
         ("my key: 42!", "only digits and the letters"),
@@ -289,13 +296,15 @@ def test_a_key_brought_from_another_browser_is_used_and_nonsense_is_refused(
     page.fill("#import-name", "Louis")
     with page.expect_navigation():
         page.press("#import-key", "Enter")
-    page.wait_for_selector(".lobby")
+    # The page starts again where it was, on Your account, now of the key brought.
+    page.wait_for_selector("#account-page")
     connected(page)
     assert stored_key(page) == brought
     assert talk.hellos()[-1]["key"] == brought
     assert lou.hook("window.parlour.connection.player.id") == player_id(brought)
     assert talk.welcomes()[-1]["player"]["name"] == "Louis"
-    page.click("#your-key")
+    assert page.inner_text("#account-player-id") == player_id(brought)
+    open_key_dialog(page)
     assert page.input_value("#key-text") == brought
     assert page.locator("#previous-key").inner_text() == made
     assert lou.errors == []

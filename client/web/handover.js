@@ -1,0 +1,39 @@
+/**
+ * Handing a seat to the computer (protocol.md 2.7 `hand_over`): in a room with a clock, while
+ * its game is played, a person seated here may ask that the computer play the seat of a person
+ * who is away (their time runs on otherwise). The others seated are asked as for an undo.
+ */
+
+import { clocked } from "./clock.js";
+import { button } from "./dom.js";
+import { title } from "./words.js";
+
+/** The colours a person seated at this page (`playing`: their seats) may ask the computer to
+ * play in `view` now: held by a person whose connection is gone, in a clocked game in play. */
+export function handOverSeats(view, playing) {
+  if (!view || view.status !== "playing" || !clocked(view.time_control) || playing.length === 0) return [];
+  return view.seats
+    .filter((seat) => seat.holder?.kind === "human" && seat.holder.connected === false && !playing.includes(seat.colour))
+    .map((seat) => seat.colour);
+}
+
+/** The button, by the seat, that asks for it. */
+export function handOverButton(colour, ask) {
+  return button(`Let the computer play ${title(colour)}`, ask, {
+    class: "hand-over",
+    "data-colour": colour,
+    "data-key": `hand-over-${colour}`,
+    title: `${title(colour)}'s player is away and their time runs on: the computer plays for them, at the room's level, until they come back (the game is then not rated). The other players are asked first.`,
+  });
+}
+
+/** Ask, for `room` (the RoomView), that the computer play `colour`; a game that counts for
+ * ratings is asked about first, as for other help. Refusals are said as the room says them. */
+export async function askHandOver(room, colour) {
+  if (!(await room.unratingAllowed(`The computer playing ${title(colour)}`))) return;
+  try {
+    await room.request({ type: "hand_over", room: room.ref, seat: colour });
+  } catch (error) {
+    room.refuse(error);
+  }
+}
