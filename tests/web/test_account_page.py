@@ -7,11 +7,9 @@ clock, a person away may be handed to the computer, and the leaderboard switches
 the ratings of untimed, live and days games. The server runs in a thread of this process,
 its wall clock the test's, so a vacation's end is known to the second."""
 
-import asyncio
 import datetime
 import json
 import re
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -23,16 +21,15 @@ from playwright.sync_api import Browser, BrowserContext
 
 from parlour.protocol.players import new_key, player_id
 from parlour.server import ServerConfig
-from parlour.server.app import ParlourServer
 from tests.mailbox import Mailbox
 
 from .test_page import Player
 from .test_players_page import Talk, connected, module, request
+from .threaded import Wall, serve_in_thread
 
 START = 1_800_000_000.0
 """The server's wall clock, and the pages' at their start, in Unix seconds (a Friday in
 January 2027)."""
-SERVER_SECONDS = 30
 MAIL_SECONDS = 10
 DAY_S = 24 * 60 * 60
 SENDER = "Parlour <games@example.org>"
@@ -41,48 +38,11 @@ WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 
-class Wall:
-    """Unix seconds the test turns: the server's wall clock."""
-
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @dataclass
 class Served:
     url: str
     wall: Wall
     mailbox: Mailbox
-
-
-def serve(config: ServerConfig, wall: Wall) -> Iterator[str]:
-    """`config` served on an event loop of its own in a thread of this process, its wall
-    clock `wall`: its address while the caller goes on."""
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
-
-    async def start() -> ParlourServer:
-        server = ParlourServer(config)
-        server.lobby.services.wall = wall
-        await server.start()
-        return server
-
-    async def stop(server: ParlourServer) -> None:
-        server.close()
-        await server.wait_closed()
-
-    server = asyncio.run_coroutine_threadsafe(start(), loop).result(SERVER_SECONDS)
-    try:
-        yield f"http://127.0.0.1:{server.port}"
-    finally:
-        asyncio.run_coroutine_threadsafe(stop(server), loop).result(SERVER_SECONDS)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(SERVER_SECONDS)
-        loop.close()
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +61,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         mail_from=SENDER,
     )
     try:
-        for url in serve(config, wall):
+        for url in serve_in_thread(config, wall):
             yield Served(url, wall, mailbox)
     finally:
         mailbox.stop()

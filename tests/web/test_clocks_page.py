@@ -6,9 +6,7 @@ the running one counting down and set right by each update; low time in its own 
 and never with the page's sound off; a seat out of time says so. The clock's arithmetic and
 words are checked with explicit times."""
 
-import asyncio
 import json
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,14 +17,13 @@ from playwright.sync_api import Browser, BrowserContext
 
 from parlour.protocol.timecontrol import read_time_control
 from parlour.server import ServerConfig
-from parlour.server.app import ParlourServer
 
 from .test_page import Player, create_room, remember_key
 from .test_players_page import module, request
+from .threaded import Wall, serve_in_thread
 
 START = 1_800_000_000.0
 """The server's wall clock at the start, in Unix seconds."""
-SERVER_SECONDS = 30
 
 FAKE_AUDIO = """
 (() => {
@@ -53,16 +50,6 @@ FAKE_AUDIO = """
 """Web Audio replaced by a recorder of the tones the page starts."""
 
 
-class Wall:
-    """Unix seconds the test turns: the server's wall clock, which its clocks run on."""
-
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @dataclass
 class Served:
     url: str
@@ -77,28 +64,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     config = ServerConfig(
         host="127.0.0.1", port=0, data_dir=tmp_path_factory.mktemp("data"), bot_workers=0
     )
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
-
-    async def start() -> ParlourServer:
-        server = ParlourServer(config)
-        server.lobby.services.wall = wall
-        await server.start()
-        return server
-
-    async def stop(server: ParlourServer) -> None:
-        server.close()
-        await server.wait_closed()
-
-    server = asyncio.run_coroutine_threadsafe(start(), loop).result(SERVER_SECONDS)
-    try:
-        yield Served(f"http://127.0.0.1:{server.port}", wall)
-    finally:
-        asyncio.run_coroutine_threadsafe(stop(server), loop).result(SERVER_SECONDS)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(SERVER_SECONDS)
-        loop.close()
+    for url in serve_in_thread(config, wall):
+        yield Served(url, wall)
 
 
 @pytest.fixture
