@@ -87,7 +87,8 @@ def read_code(typed: str) -> str:
 
 def read_days(typed: str, available: int) -> int:
     """Vacation days to take, a whole number from 1 to the most a vacation may be, and no
-    more than `available`."""
+    more than `available` (while a vacation is on, the server alone knows how many of its
+    days ending it gives back, so it alone judges)."""
     text = typed.strip()
     most = m.MAX_VACATION_DAYS
     wants = f"Vacation days must be a whole number from 1 to {most}"
@@ -153,14 +154,6 @@ def vacation_words(vacation: m.VacationReply, now_s: float) -> str:
         f"On vacation until {until}: the clocks of your games of days per move stand still"
         f" till then. {left}."
     )
-
-
-def given_back(vacation: m.VacationReply | None, now_s: float) -> int:
-    """The most whole days of the vacation on that taking another would give back (the
-    server's clock may be a little behind this one's, so one day more than it seems)."""
-    if vacation is None or vacation.until is None:
-        return 0
-    return max(0, int((vacation.until - now_s) // DAY_S) + 1)
 
 
 def take_question(days: int, vacation: m.VacationReply | None, now_s: float) -> str:
@@ -231,7 +224,7 @@ class AccountScreen(Screen[None]):
                 yield Static("", id="address-said", classes="said")
                 with Horizontal():
                     yield Label("Code", classes="name")
-                    yield Input(placeholder="6 digits", id="code", max_length=20)
+                    yield Input(placeholder="6 digits", id="code", max_length=40)
                     yield Button("Confirm", id="confirm", variant="primary")
                 yield Static("", id="code-said", classes="said")
                 with Horizontal():
@@ -462,8 +455,8 @@ class AccountScreen(Screen[None]):
         now = self.now()
         vacation = self.vacation
         available = m.MAX_VACATION_DAYS
-        if vacation is not None:
-            available = vacation.days_left + given_back(vacation, now)
+        if vacation is not None and vacation.until is None:
+            available = vacation.days_left
 
         def read(typed: str) -> int:
             return read_days(typed, available)
