@@ -36,7 +36,8 @@ from ..connection import (
     join_command,
 )
 from ..seatbook import SeatBook, SeatBookError
-from .account import AccountScreen, sentence
+from .account import AccountScreen
+from .accountwords import sentence
 from .cards import ScoreCardScreen
 from .dialogs import (
     CoinScreen,

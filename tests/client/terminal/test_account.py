@@ -14,7 +14,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from parlour.client.connection import Connection, RefusedError
-from parlour.client.terminal.account import AccountScreen, refusal_words, take_question
+from parlour.client.terminal.account import AccountScreen
+from parlour.client.terminal.accountwords import refusal_words, take_question
 from parlour.client.terminal.app import ParlourApp
 from parlour.client.terminal.clocks import date_words
 from parlour.client.terminal.dialogs import ConfirmScreen
