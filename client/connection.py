@@ -246,13 +246,14 @@ class Connection:
         """Send `message` and return its answer; RefusedError for an error answer,
         ConnectionLostError if the connection drops first. `wait` is thinking time the answer
         may take. Told to slow down, or that the answer is `unavailable` for now, it sends
-        the request again as it was, as protocol.md asks."""
+        the request again as it was, as protocol.md asks; a limit that says how long to wait
+        (`detail.retry_after_s`: codes mailed an hour) is the request's answer, refused."""
         patience = time.monotonic() + UNAVAILABLE_PATIENCE
         while True:
             answer = await self._exchange(message, ANSWER_TIMEOUT + wait)
             if not isinstance(answer, m.Error):
                 return answer
-            if answer.code == "rate_limited":
+            if answer.code == "rate_limited" and "retry_after_s" not in (answer.detail or {}):
                 await asyncio.sleep(RATE_LIMITED_PAUSE)
             elif answer.code == "unavailable" and time.monotonic() < patience:
                 await asyncio.sleep(UNAVAILABLE_PAUSE)

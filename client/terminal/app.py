@@ -36,6 +36,8 @@ from ..connection import (
     join_command,
 )
 from ..seatbook import SeatBook, SeatBookError
+from .account import AccountScreen
+from .accountwords import sentence
 from .cards import ScoreCardScreen
 from .dialogs import (
     CoinScreen,
@@ -80,6 +82,19 @@ REJOIN_PAUSE = 1.0
 UNCLAIMED_KEPT = 64
 YOUR_TURN_SECONDS = 30.0
 """How long the notice that a room waits on this player's move stays up."""
+
+
+def hand_over_refused(colour: str) -> Callable[[RefusedError], str]:
+    """Why the computer may not play `colour` now, as the server's refusal says."""
+
+    def words(refused: RefusedError) -> str:
+        if refused.code == ErrorCode.NOT_AWAY:
+            return f"{title(colour)}'s player is not away now: nothing was handed over."
+        if refused.code == ErrorCode.GAME_OVER:
+            return "The game is over: nothing was handed over."
+        return sentence(refused.error.message)
+
+    return words
 
 
 def dropped_words(dropped: Dropped) -> str:
@@ -140,6 +155,7 @@ class RoomScreen(Screen[None]):
         ("import_file", "Import", "play on from a game file"),
         ("invite", "Join info", "how friends join: the command and the link"),
         ("sound", "Sound", "the bell on or off"),
+        ("account", "Account", "your email and your vacation"),
     )
     """Commands used seldom enough to live in the F1 list alone: (action, name, what)."""
     SEATED_ONLY: ClassVar[frozenset[str]] = frozenset(
@@ -457,6 +473,11 @@ class RoomScreen(Screen[None]):
         for action, name, does in self.MENU_ONLY:
             if self.check_action(action, ()):
                 listed[action] = Command("", name, does, action)
+        for colour in self.room.away_seats():
+            action = f"hand_over({colour!r})"
+            who = self.room.holder(colour).get("name") or "its player"
+            does = f"{who} is away; the others seated are asked first"
+            listed[action] = Command("", f"Let the computer play {title(colour)}", does, action)
         listed.pop("commands", None)
         return list(listed.values())
 
@@ -556,8 +577,12 @@ class RoomScreen(Screen[None]):
             self._request(move, lambda _: None)
 
     def on_seats_panel_seat_clicked(self, event: SeatsPanel.SeatClicked) -> None:
-        """A seat picked: who is to hold it, for the host or the seat's own person."""
+        """A seat picked: who is to hold it, for the host or the seat's own person; for
+        another, the seat of a person away in a game on a clock is offered to the computer."""
         room, colour = self.room, event.colour
+        if colour in room.away_seats() and not room.host:
+            self.action_hand_over(colour)
+            return
         if not room.may_change(colour):
             self.say(f"Only the host may change {title(colour)}.", error=True)
             return
@@ -803,6 +828,28 @@ class RoomScreen(Screen[None]):
         for screen, then in held:
             self.app.push_screen(screen, then)
 
+    def action_hand_over(self, colour: str) -> None:
+        """The computer plays `colour` while its person is away, once the others seated
+        agree (protocol.md 2.7); only offered for such a seat (`RoomModel.away_seats`)."""
+        room = self.room
+        if colour not in room.away_seats():
+            self.say(f"{title(colour)} is not a seat the computer can be asked to play now.")
+            return
+        others = room.others_asked(colour)
+
+        def asked(_: m.ServerMessage) -> None:
+            if others:
+                self.say(f"Asked the others to let the computer play {title(colour)}.")
+
+        def send() -> None:
+            request = m.HandOver(room=room.ref, seat=colour)
+            self._request(request, asked, words=hand_over_refused(colour))
+
+        self._unrating(f"Letting the computer play {title(colour)}", send)
+
+    def action_account(self) -> None:
+        self.app.push_screen(AccountScreen(self.connection))
+
     def action_sound(self) -> None:
         app = self.app
         if isinstance(app, ParlourApp):
@@ -814,14 +861,17 @@ class RoomScreen(Screen[None]):
         message: m.ClientMessage,
         then: Callable[[m.ServerMessage], None],
         wait: float = 0.0,
+        *,
+        words: Callable[[RefusedError], str] | None = None,
     ) -> None:
-        """Send `message` in a worker and hand its answer to `then`; errors are said."""
+        """Send `message` in a worker and hand its answer to `then`; errors are said, in
+        `words` where given."""
 
         async def exchange() -> None:
             try:
                 answer = await self.connection.request(message, wait)
             except RefusedError as refused:
-                self.say(refused.error.message, error=True)
+                self.say(refused.error.message if words is None else words(refused), error=True)
                 return
             except ConnectionLostError as lost:
                 self.say(f"{lost}: that may not have reached the server; catching up.")

@@ -9,7 +9,8 @@ room screen asks `next_change` when to draw again.
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
 from decimal import Decimal
 from typing import Any, Final, TypeGuard
 
@@ -43,6 +44,27 @@ ROUNDING_MS: Final = 1e-6
 counts it whole."""
 LIVE_PRESETS: Final = ((1, 0), (3, 2), (5, 3), (10, 5), (15, 10), (30, 0))
 """The live controls people play most, as (minutes, increment seconds)."""
+WEEKDAYS: Final = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTHS: Final = (
+    *("Jan", "Feb", "Mar", "Apr", "May", "Jun"),
+    *("Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+)
+"""English names whatever the machine's locale, as the rest of the client speaks."""
+
+
+def date_words(at_s: float, *, since_s: float | None = None, zone: tzinfo | None = None) -> str:
+    """A moment as a person reads it, in local time (or `zone`): `Thu 16 Jul 15:04`, with the
+    year where it is not the year of `since_s` (or where that is not given)."""
+    when = datetime.fromtimestamp(at_s).astimezone(zone)
+    since = None if since_s is None else datetime.fromtimestamp(since_s).astimezone(zone)
+    year = "" if since is not None and since.year == when.year else f" {when.year}"
+    day = f"{WEEKDAYS[when.weekday()]} {when.day} {MONTHS[when.month - 1]}{year}"
+    return f"{day} {when.hour:02d}:{when.minute:02d}"
+
+
+def vacation_text(until_ms: int, since_ms: int) -> str:
+    """A seat whose clock stands still while its player is on vacation (protocol.md 2.12)."""
+    return f"on vacation until {date_words(until_ms / SECOND_MS, since_s=since_ms / SECOND_MS)}"
 
 
 def live_text(ms: int) -> str:
@@ -112,6 +134,8 @@ class ClockFace:
     """Low time, or out of it: drawn in the warning colour."""
     running: bool
     out: bool
+    held: bool = False
+    """The seat's player is on vacation: its time stands still till a date, not a figure."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +149,8 @@ class Clocks:
     at_ms: int
     """The server's reading when the message was made (Unix milliseconds)."""
     received: float
+    held_until: Mapping[str, int] = field(default_factory=dict)
+    """The seats on vacation, and when each runs again (Unix milliseconds)."""
 
     @classmethod
     def read(cls, clock: object, received: float) -> "Clocks | None":
@@ -142,7 +168,12 @@ class Clocks:
         if not (running is None or running in left) or not _is_int(at):
             return None
         seats = {str(colour): int(ms) for colour, ms in left.items()}
-        return cls(control, seats, None if running is None else str(running), at, received)
+        held = clock.get("held_until") or {}
+        if not isinstance(held, dict) or not all(_is_int(ms) for ms in held.values()):
+            return None
+        until = {str(colour): int(ms) for colour, ms in held.items()}
+        running_seat = None if running is None else str(running)
+        return cls(control, seats, running_seat, at, received, held_until=until)
 
     def left(self, colour: str, now: float) -> int:
         """`colour`'s time at `now`: the running seat's less the time since the message
@@ -159,6 +190,10 @@ class Clocks:
             return None
         if out:
             return ClockFace(OUT_OF_TIME, low=True, running=False, out=True)
+        held = self.held_until.get(colour)
+        if held is not None and colour != self.running:
+            text = vacation_text(held, self.at_ms)
+            return ClockFace(text, low=False, running=False, out=False, held=True)
         left = self.left(colour, now)
         running = colour == self.running
         text = clock_text(left, self.control)

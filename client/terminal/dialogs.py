@@ -15,6 +15,9 @@ from textual.widgets.option_list import Option
 
 NAME_LENGTH = 32
 """Characters in a name, as the server takes them."""
+NAMES = 12
+"""The width of the commands' names in the F1 list: a longer name (Let the computer play
+Black) runs into its own line's description rather than pushing every line to wrap."""
 
 
 class ProposalScreen(ModalScreen[bool]):
@@ -221,7 +224,7 @@ class CommandsScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         width = max((len(command.key) for command in self.commands), default=0)
-        named = max((len(command.name) for command in self.commands), default=0)
+        named = min(max((len(command.name) for command in self.commands), default=0), NAMES)
         options = [
             Option(
                 Text.assemble(

@@ -1,5 +1,6 @@
 """A game's leaderboard (protocol.md 2.10): the highest rated players, computers marked, and
-this player's own line; Left and Right go to the other games."""
+this player's own line; Left and Right go to the other games, S to the ratings of another
+kind of time control (untimed, live, days a move), as each kind has ratings of its own."""
 
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -16,6 +17,24 @@ from ..connection import Connection, ConnectionLostError, RefusedError
 COLUMNS = ("#", "player", "rating", "games", "")
 COMPUTER_MARK = "computer"
 """The last column of a computer level's line: computers are rated, but are not people."""
+SPEEDS: dict[str, str] = {
+    "none": "untimed games",
+    "live": "live games",
+    "days": "games of days a move",
+}
+"""Each kind of time control ratings are kept for (`speed`), in the order S steps through,
+and the games it rates, in words."""
+
+
+def speed_words(speed: str) -> str:
+    """The games a leaderboard of `speed` rates: `live games`."""
+    return SPEEDS.get(speed, f"{speed} games")
+
+
+def next_speed(speed: str) -> str:
+    """The kind of time control after `speed`, the first after the last."""
+    kinds = list(SPEEDS)
+    return kinds[(kinds.index(speed) + 1) % len(kinds)] if speed in kinds else kinds[0]
 
 
 def game_names(welcome: m.Welcome | None) -> list[str]:
@@ -45,10 +64,9 @@ def leaderboard_rows(
 
 def leaderboard_text(reply: m.LeaderboardReply, me: str | None = None) -> str:
     """The leaderboard as plain lines, for `parlour leaderboard`."""
-    speed = {"live": ", live games", "days": ", games of days a move"}.get(reply.speed, "")
-    title = f"Leaderboard: {reply.game.capitalize()}{speed}"
+    title = f"Leaderboard: {reply.game.capitalize()}, {speed_words(reply.speed)}"
     if not reply.players:
-        return f"{title}\nNobody has played a rated game of {reply.game} here yet."
+        return f"{title}\n{nobody_words(reply)}"
     rows = [COLUMNS[:-1], *(row[:-1] for row in leaderboard_rows(reply.players, me))]
     marks = ["", *(row[-1] for row in leaderboard_rows(reply.players, me))]
     widths = [max(len(row[column]) for row in rows) for column in range(len(COLUMNS) - 1)]
@@ -63,12 +81,19 @@ def leaderboard_text(reply: m.LeaderboardReply, me: str | None = None) -> str:
     return "\n".join(lines)
 
 
+def nobody_words(reply: m.LeaderboardReply) -> str:
+    """What an empty leaderboard says."""
+    return f"Nobody has played a rated game of {reply.game} here yet ({speed_words(reply.speed)})."
+
+
 class LeaderboardScreen(Screen[None]):
-    """One game's leaderboard at a time; Left and Right the other games, Escape goes back."""
+    """One game's leaderboard at a time; Left and Right the other games, S the ratings of
+    another kind of time control, Escape goes back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "other(-1)", "Previous game", key_display="←", priority=True),
         Binding("right", "other(1)", "Next game", key_display="→", priority=True),
+        Binding("s,S", "speed", "Untimed / live / days"),
         Binding("escape,q,Q", "app.pop_screen", "Back"),
     ]
     DEFAULT_CSS = """
@@ -77,11 +102,14 @@ class LeaderboardScreen(Screen[None]):
     LeaderboardScreen #board-status { height: auto; padding: 0 1; background: $panel; }
     """
 
-    def __init__(self, connection: Connection, game: str | None = None) -> None:
+    def __init__(
+        self, connection: Connection, game: str | None = None, speed: str = "none"
+    ) -> None:
         super().__init__()
         self.connection = connection
         self.games = game_names(connection.welcome) or ([game] if game else [])
         self.game = game if game in self.games else (self.games[0] if self.games else "")
+        self.speed = speed if speed in SPEEDS else "none"
         self.reply: m.LeaderboardReply | None = None
 
     def compose(self) -> ComposeResult:
@@ -100,25 +128,38 @@ class LeaderboardScreen(Screen[None]):
             self.game = self.games[(self.games.index(self.game) + step) % len(self.games)]
             self._ask()
 
+    def action_speed(self) -> None:
+        """The ratings of the next kind of time control: untimed, live, days a move."""
+        self.speed = next_speed(self.speed)
+        self._ask()
+
     def _ask(self) -> None:
-        self.query_one("#board-title", Label).update(
-            f"Leaderboard: {self.game.capitalize()}  ({self._place()})"
+        self.reply = None
+        self.query_one(DataTable).clear()
+        self.query_one("#board-title", Label).update(self.title_words())
+        self.run_worker(self._load(self.game, self.speed), group="leaderboard", exclusive=True)
+
+    def title_words(self) -> str:
+        """Which game, which ratings, and the keys to the others."""
+        others = next_speed(self.speed)
+        return (
+            f"Leaderboard: {self.game.capitalize()}, {speed_words(self.speed)}  ({self._place()};"
+            f" S: {speed_words(others)})"
         )
-        self.run_worker(self._load(self.game), group="leaderboard", exclusive=True)
 
     def _place(self) -> str:
         if not self.games:
             return "no games"
         return f"game {self.games.index(self.game) + 1} of {len(self.games)}; ← → the others"
 
-    async def _load(self, game: str) -> None:
+    async def _load(self, game: str, speed: str) -> None:
         status = self.query_one("#board-status", Static)
         try:
-            answer = await self.connection.request(m.Leaderboard(game=game))
+            answer = await self.connection.request(m.Leaderboard(game=game, speed=speed))
         except (RefusedError, ConnectionLostError) as error:
             status.update(f"Cannot show the leaderboard: {error}")
             return
-        if not isinstance(answer, m.LeaderboardReply) or game != self.game:
+        if not isinstance(answer, m.LeaderboardReply) or (game, speed) != (self.game, self.speed):
             return
         self.show(answer)
 
@@ -137,8 +178,8 @@ class LeaderboardScreen(Screen[None]):
             return
         count = len(reply.players)
         self.query_one("#board-status", Static).update(
-            f"The {count} highest rated, by a rating they very likely have (few lucky games"
-            " do not top it); ? marks a provisional rating."
+            f"The {count} highest rated in {speed_words(reply.speed)}, by a rating they very"
+            " likely have (few lucky games do not top it); ? marks a provisional rating."
             if count
-            else f"Nobody has played a rated game of {reply.game} here yet."
+            else nobody_words(reply)
         )

@@ -14,6 +14,7 @@ from parlour.protocol import messages as m
 
 from ..connection import Connection, ConnectionLostError, RefusedError
 from ..invocation import parlour_command
+from .account import AccountScreen
 from .clocks import control_label
 from .leaderboard import LeaderboardScreen
 from .mygames import GoBack, MyGamesScreen, ReplayRecord
@@ -35,6 +36,7 @@ class LobbyScreen(Screen[None]):
         Binding("r,R", "refresh", "Refresh"),
         Binding("l,L", "leaderboard", "Leaderboard"),
         Binding("m,M", "my_games", "My games"),
+        Binding("a,A", "account", "Account"),
         Binding("q,Q", "app.quit", "Quit"),
     ]
 
@@ -101,17 +103,25 @@ class LobbyScreen(Screen[None]):
         count = len(self.rooms)
         self.query_one("#status", Static).update(
             f"{count} public room{'s' if count != 1 else ''}. Enter joins a free seat, W watches;"
-            " N: a new room, L: leaderboards, M: your games."
+            " N: a new room, L: leaderboards, M: your games, A: your account."
             if count
             else f"No public rooms yet: N makes one (or `{parlour_command()} host GAME --public`)."
-            " L: leaderboards, M: your games."
+            " L: leaderboards, M: your games, A: your account."
         )
 
     def action_leaderboard(self) -> None:
-        """The leaderboard of the chosen room's game, else of the first game."""
+        """The leaderboard of the chosen room's game and kind of clock, else of the first
+        game's untimed games."""
         room = self._chosen()
         game = str(room["game"]) if room is not None else None
-        self.app.push_screen(LeaderboardScreen(self.connection, game))
+        control = room.get("time_control") if room is not None else None
+        speed = control.get("kind") if isinstance(control, dict) else None
+        board = LeaderboardScreen(self.connection, game, str(speed or "none"))
+        self.app.push_screen(board)
+
+    def action_account(self) -> None:
+        """This player's email and vacation."""
+        self.app.push_screen(AccountScreen(self.connection))
 
     def action_my_games(self) -> None:
         """This player's rooms in play, to go back to, and finished games, to replay."""

@@ -405,6 +405,31 @@ class RoomModel:
         )
         return tosses and left_to_chance and not self.view.get("position") and bool(self.playing)
 
+    def away_seats(self) -> list[str]:
+        """The seats this screen may ask the computer to play (`hand_over`, protocol.md
+        2.7): in a room with a clock, while its game is played, each seat of a person who is
+        away; asked by a person seated here, of a seat not this screen's."""
+        if not self.time_control or self.status != "playing" or not self.playing:
+            return []
+        return [
+            str(seat["colour"])
+            for seat in self.seats
+            if seat["holder"].get("kind") == "human"
+            and seat["holder"].get("connected") is False
+            and seat["colour"] not in self.yours
+            and seat["colour"] not in self.flagged
+        ]
+
+    def others_asked(self, colour: str) -> list[str]:
+        """The people a hand-over of `colour` waits on: every other person seated, away or
+        not, but the one whose seat it is and this screen's."""
+        return [
+            str(seat["colour"])
+            for seat in self.seats
+            if seat["holder"].get("kind") in ("human", "standin")
+            and seat["colour"] not in (colour, *self.yours)
+        ]
+
     @property
     def asks_me(self) -> bool:
         """Whether an open proposal waits for an answer from this screen."""

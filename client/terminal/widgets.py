@@ -179,7 +179,7 @@ class SeatsPanel(Vertical):
         lines = []
         changes = room.view.get("rating_changes") or {}
         faces = room.clock_faces(now)
-        width = max((len(face.text) for face in faces.values()), default=0)
+        width = max((len(face.text) for face in faces.values() if not face.held), default=0)
         for seat in room.seats:
             colour = seat["colour"]
             mover = "▶ " if room.to_move == colour and room.status == "playing" else "  "

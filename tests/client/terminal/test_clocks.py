@@ -12,6 +12,7 @@ from parlour.client.terminal.clocks import (
     Clocks,
     TimeControlError,
     control_label,
+    date_words,
     is_low,
     live_text,
     span_text,
@@ -141,6 +142,24 @@ def test_a_clock_that_is_not_one_shows_nothing(broken: Any) -> None:
     bad_left = clock_map({"black": "soon"}, "black")
     assert Clocks.read(bad_left, received=0.0) is None
     assert Clocks.read(clock_map({"black": 1}, "white"), received=0.0) is None
+
+
+def test_a_seat_on_vacation_says_till_when_not_a_figure_that_stands_still() -> None:
+    days = {"kind": "days", "days": 2, "bank_days": 0}
+    at = 1_800_000_000_000
+    held = clock_map({"black": 2 * DAY_MS, "white": DAY_MS}, None, at, days)
+    held["held_until"] = {"white": at + 3 * DAY_MS}
+    clocks = Clocks.read(held, received=10.0)
+    assert clocks is not None and clocks.held_until == {"white": at + 3 * DAY_MS}
+    face = clocks.face("white", 10_000.0)
+    assert face is not None and face.held and not face.low and not face.running
+    till = date_words(at / 1000 + 3 * 86_400, since_s=at / 1000)
+    assert face.text == f"on vacation until {till}"
+    black = clocks.face("black", 10_000.0)
+    assert black is not None and not black.held and black.text == "2d 00h"
+    assert clocks.next_change(10_000.0) is None
+    held["held_until"] = {"white": "Monday"}
+    assert Clocks.read(held, received=10.0) is None, "not a clock this client can read"
 
 
 # The room's model, from a real lobby's messages.

@@ -5,13 +5,13 @@ one; the leaderboard and My games screens, and their commands."""
 import asyncio
 import getpass
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, RichLog, Static
+from textual.widgets import DataTable, Label, RichLog, Static
 
 from parlour.cli import main
 from parlour.client.connection import Connection, RefusedError
@@ -234,6 +234,45 @@ async def test_the_leaderboard_shows_what_the_server_sends_computers_marked(
         await until(pilot, lambda: table.row_count == 0, "another game's board showed")
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "back to the lobby")
+
+
+async def test_the_leaderboard_switches_between_untimed_live_and_days_ratings(
+    player: Connection,
+) -> None:
+    room = await rated_room(player)
+    await play_out(player, room.ref)
+    untimed = await player.request(m.Leaderboard(game="tribolo"))
+    assert isinstance(untimed, m.LeaderboardReply) and len(untimed.players) == 2
+    app = ParlourApp(player)
+    async with app.run_test(size=SCREEN) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby showed")
+        board = LeaderboardScreen(player, "tribolo")
+        await app.push_screen(board)
+        table = board.query_one(DataTable)
+        title = board.query_one("#board-title", Label)
+        status = board.query_one("#board-status", Static)
+        me = player_id(str(player.key))
+
+        def showing(speed: str) -> Callable[[], bool]:
+            return lambda: board.reply is not None and board.reply.speed == speed
+
+        await until(pilot, showing("none"), "the untimed ratings showed")
+        assert str(title.render()).startswith("Leaderboard: Tribolo, untimed games  (game")
+        assert str(title.render()).endswith("S: live games)")
+        assert table_rows(table) == leaderboard_rows(untimed.players, me)
+        for speed, words in (("live", "live games"), ("days", "games of days a move")):
+            await pilot.press("s")
+            await until(pilot, showing(speed), f"the {speed} ratings showed")
+            assert str(title.render()).startswith(f"Leaderboard: Tribolo, {words}  (game")
+            assert table.row_count == 0, "a game without a clock rates no other kind"
+            assert str(status.render()) == (
+                f"Nobody has played a rated game of tribolo here yet ({words})."
+            )
+        await pilot.press("s")
+        await until(pilot, showing("none"), "back to the untimed ratings")
+        assert table_rows(table) == leaderboard_rows(untimed.players, me)
+        await pilot.press("right")
+        await until(pilot, lambda: board.game != "tribolo" and showing("none")(), "the next game")
 
 
 async def test_my_games_lists_rooms_to_go_back_to_and_games_to_replay(
