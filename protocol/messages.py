@@ -748,10 +748,11 @@ SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
 
 
 def request_id(wire: WireMessage) -> str | int | None:
-    """The message's `id` if it is a valid one, so even a refusal can carry it."""
-    try:
-        value: str | int | None = RequestId().read("id", wire.get("id"))
-    except ProtocolError:
+    """The message's `id` as sent, when it is a string or an integer, valid or not, so that
+    a refusal (of the id itself too) carries it back to be matched; None for another kind,
+    which a client cannot have meant as an id."""
+    value = wire.get("id")
+    if isinstance(value, bool) or not isinstance(value, str | int):
         return None
     return value
 

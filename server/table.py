@@ -150,6 +150,10 @@ class Table:
             if seat.holder is not Holder.OPEN:
                 raise refuse(ErrorCode.SEAT_TAKEN, f"{seat.colour} is taken")
         else:
+            player = people.players.get(conn)
+            own = next((s for s in room.seats if player and s.player == player and s.token), None)
+            if own is not None:
+                return self.seats.rejoin(conn, dataclasses.replace(message, token=own.token))
             seat = next((seat for seat in room.seats if seat.holder is Holder.OPEN), None)
             if seat is None:
                 raise refuse(ErrorCode.ROOM_FULL, "every seat in this room is taken")

@@ -166,8 +166,16 @@ def test_a_refusal_carries_the_request_id(
     assert result.close is None
 
 
-def test_a_refusal_leaves_out_an_invalid_id(codec: Codec) -> None:
-    wire = {"type": "move", "id": "", "room": ROOM, "version": 0, "move": "e3"}
+@pytest.mark.parametrize("sent", ["", "x" * 65, "a\tb"])
+def test_a_refusal_of_an_invalid_id_carries_it_back(codec: Codec, sent: str | int) -> None:
+    wire = {"type": "move", "id": sent, "room": ROOM, "version": 0, "move": "e3"}
+    result = refusal(send(greeted(codec), wire), ErrorCode.BAD_FIELD)
+    assert result.error.id == sent
+    assert result.error.detail == {"field": "id"}
+
+
+def test_a_refusal_leaves_out_an_id_that_is_no_string_or_integer(codec: Codec) -> None:
+    wire = {"type": "move", "id": [1], "room": ROOM, "version": 0, "move": "e3"}
     result = refusal(send(greeted(codec), wire), ErrorCode.BAD_FIELD)
     assert result.error.id is None
     assert result.error.detail == {"field": "id"}

@@ -185,6 +185,12 @@ def test_a_player_comes_back_to_their_seat_by_key_and_lists_their_games() -> Non
     assert entry["ref"] == hall.rooms[room].code
     back = answer(hall.handle(7, m.Join(room=entry["ref"], seat="black")), 7)
     assert isinstance(back, m.Joined) and back.seat == "black" and back.host
+    # Without naming the seat, the key alone brings her back to hers, the room being full.
+    hall.disconnect(7)
+    hello(hall, 9, "Ann", ANN_KEY)
+    again = answer(hall.handle(9, m.Join(room=entry["ref"])), 9)
+    assert isinstance(again, m.Joined) and (again.seat, again.host) == ("black", True)
+    assert again.token == back.token
     # Bob's key is not Ann's: her seat is not his to take.
     refused = answer(hall.handle(2, m.Join(room=room, seat="black")), 2)
     assert isinstance(refused, m.Error) and refused.code == "seat_taken"
@@ -193,7 +199,7 @@ def test_a_player_comes_back_to_their_seat_by_key_and_lists_their_games() -> Non
     store = hall.asker.archive
     assert isinstance(store, Store)
     store.save([], results=[])
-    games = answer(hall.handle(7, m.MyGames()), 7)
+    games = answer(hall.handle(9, m.MyGames()), 9)
     assert isinstance(games, m.MyGamesReply) and games.playing == []
     guest = hello(hall, 8, "Guest")
     assert isinstance(guest, m.Welcome)
