@@ -5,11 +5,14 @@ import contextlib
 import json
 import re
 from pathlib import Path
+from typing import Any
 
+from parlour.bots import default_level, levels_for
 from parlour.protocol import ErrorCode
 from parlour.protocol import messages as m
 from parlour.protocol.errors import ProtocolError
 from parlour.protocol.timecontrol import read_time_control
+from parlour.rules import get_game
 
 PROTOCOL_MD = Path(__file__).parents[2] / "protocol.md"
 
@@ -49,11 +52,8 @@ def test_every_example_is_json_and_reads_as_a_message_of_its_type() -> None:
     assert len(blocks) >= 15
     for block in blocks:
         example = json.loads(block)
-        if "type" not in example:  # a part of a message: a room view's clock
-            assert set(example) == {"clock"}, block
-            clock = example["clock"]
-            assert read_time_control("clock.control", clock["control"]).clocked
-            assert set(clock["left_ms"]) >= set(clock.get("held_until", {})), block
+        if "type" not in example:  # a part of a message: a room view's clock, a game
+            check_part(example, block)
             continue
         readings = []
         for read in (m.read_client_message, m.read_server_message):
@@ -70,3 +70,25 @@ def test_the_examples_of_clocks_add_up() -> None:
     increment = update["clock"]["control"]["increment_s"] * 1000
     before, after = start["left_ms"]["black"], update["clock"]["left_ms"]["black"]
     assert after == before - spent + increment == 290_500
+
+
+def check_part(example: dict[str, Any], block: str) -> None:
+    """A part of a message shown alone: a room view's `clock`, or a game as `welcome`
+    lists it (the server's own description of that game, cut short)."""
+    if set(example) == {"clock"}:
+        clock = example["clock"]
+        assert read_time_control("clock.control", clock["control"]).clocked
+        assert set(clock["left_ms"]) >= set(clock.get("held_until", {})), block
+        return
+    name = example["name"]
+    described: dict[str, Any] = get_game(name).describe() | {
+        "levels": list(levels_for(name)),
+        "default_level": default_level(name),
+    }
+    assert set(example) == set(described), block
+    for key, value in example.items():
+        if key != "options":
+            assert value == described[key], key
+    offered = {option["name"]: option for option in described["options"]}
+    for option in example["options"]:
+        assert option == offered[option["name"]], option
