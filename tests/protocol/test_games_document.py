@@ -23,9 +23,8 @@ GAMES = ("othello", "tribolo", "numlo", "doublolo", "tripppin", "oubliette")
 FLANK = ("othello", "tribolo", "numlo", "doublolo")
 ROOM = "k7Hq2mXa"
 """The room id the examples write; the lobby draws its own."""
-
-Block = tuple[str, str]
-"""A fenced block: its info string and its text."""
+SQUARE_BOARDS = "the"
+"""8.2, "The square boards", the flank games' part: by its title's first word."""
 
 
 @cache
@@ -50,7 +49,7 @@ def blocks(game_or_part: str, info: str) -> list[str]:
 
 def grammar(game: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     """The expressions for how the server writes a move of `game` and what it reads."""
-    written, read = blocks("the" if game in FLANK else game, "regex")
+    written, read = blocks(SQUARE_BOARDS if game in FLANK else game, "regex")
     return re.compile(written.strip()), re.compile(read.strip())
 
 
@@ -93,7 +92,9 @@ def assert_shows(shown: dict[str, Any], sent: m.Message) -> None:
 
 
 def with_room(message: dict[str, Any], room: str) -> m.ClientMessage:
-    return m.read_client_message({**message, "room": room} if "room" in message else message)
+    """An example's request, sent to the lobby's room in place of the one it names."""
+    assert message["room"] == ROOM
+    return m.read_client_message({**message, "room": room})
 
 
 @pytest.mark.parametrize("game_name", GAMES)
@@ -145,7 +146,7 @@ def test_a_square_board_drawn_is_the_board_dealt(game_name: str) -> None:
 
 
 def test_the_names_drawn_on_a_square_board_are_the_rules_names() -> None:
-    [diagram] = blocks("the", "text names")
+    [diagram] = blocks(SQUARE_BOARDS, "text names")
     header, *lines = diagram.splitlines()
     grid = Grid(len(lines), len(header.split()))
     for r, line in enumerate(lines):
