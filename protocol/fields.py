@@ -45,9 +45,11 @@ def _has_control(text: str) -> bool:
 
 @cache
 def text_pattern(lines: bool) -> str:
-    """A regular expression (ECMA-262 and Python alike) for text with no control, format or
-    line-breaking character of the Basic Multilingual Plane; with `lines`, line breaks and
-    tabs pass. The few format characters past U+FFFF are left to the prose."""
+    """A regular expression (ECMA-262 and Python alike) that finds a control, format or
+    line-breaking character of the Basic Multilingual Plane, which text may not hold; with
+    `lines`, line breaks and tabs are not among them. The few format characters past U+FFFF
+    are left to the prose. (A pattern of what text may hold would need an end anchor, and
+    Python's `$` matches before a final line break.)"""
     allowed = set(map(ord, "\n\r\t")) if lines else set()
     refused = [
         code
@@ -63,7 +65,7 @@ def text_pattern(lines: bool) -> str:
     spans = "".join(
         f"\\u{lo:04x}" if lo == hi else f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in ranges
     )
-    return f"^[^{spans}]*$"
+    return f"[{spans}]"
 
 
 def string_schema(lo: int, hi: int, lines: bool = False) -> dict[str, Any]:

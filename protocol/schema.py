@@ -380,11 +380,11 @@ def shapes() -> dict[str, Schema]:
         "text": STRING,
         "plain": {
             "description": "no control, format or line-breaking characters",
-            "pattern": text_pattern(False),
+            "not": {"pattern": text_pattern(False)},
         },
         "lines": {
             "description": "no control or format characters but line breaks and tabs",
-            "pattern": text_pattern(True),
+            "not": {"pattern": text_pattern(True)},
         },
         "option_values": _option_values(),
         "time_control": _time_control(),

@@ -61,7 +61,7 @@ def violation(direction: str, frame: Frame) -> str | None:
     worst = best_match(found.iter_errors(message))
     if worst is None:
         return None
-    wanted = json.dumps(worst.schema, ensure_ascii=False)
+    wanted = json.dumps({worst.validator: worst.validator_value}, ensure_ascii=False)
     return (
         f"{direction} message '{kind}' breaks {where} at {worst.json_path}: {worst.message};"
         f" the schema wants {wanted:.200} (at {'/'.join(map(str, worst.schema_path))})"

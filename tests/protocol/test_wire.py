@@ -63,8 +63,10 @@ ROOM_VIEW: dict[str, Any] = {
     "flagged": [],
     "winners": [],
 }
-SUMMARY_FIELDS = ("room", "game", "options", "board", "position", "seats", "host", "bot_think_ms")
-SUMMARY_FIELDS += ("left_seats", "people", "moved_at", "created_at", "time_control")
+SUMMARY_FIELDS = (
+    *("room", "game", "options", "board", "position", "seats", "host", "bot_think_ms"),
+    *("left_seats", "people", "moved_at", "created_at", "time_control"),
+)
 SUMMARY = {key: ROOM_VIEW[key] for key in SUMMARY_FIELDS}
 
 CLIENT_SAMPLES: list[m.ClientMessage] = [
