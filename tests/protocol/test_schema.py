@@ -143,3 +143,20 @@ def test_the_text_pattern_refuses_what_the_reader_refuses_in_the_basic_plane(
             hex(code),
             unicodedata.name(char, ""),
         )
+
+
+def test_every_example_in_protocol_md_follows_a_schema() -> None:
+    text = (SCHEMAS.parent / "protocol.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```json\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    othello = GAMES["othello"].new(seed=1).observation()
+    for block in blocks:
+        example = json.loads(block)
+        if "type" not in example:  # a room view's clock
+            defs = direction_schema("server")["$defs"]
+            clock = Draft202012Validator({"$ref": "#/$defs/clock", "$defs": defs})
+            assert list(clock.iter_errors(example["clock"])) == [], block
+            continue
+        if example["type"] == "update":  # its `state` is cut short in the text
+            example["state"] = othello
+        found = [violation(way, json.dumps(example)) for way in FILES]
+        assert None in found, found
