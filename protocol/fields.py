@@ -79,7 +79,7 @@ def string_schema(lo: int, hi: int, lines: bool = False) -> dict[str, Any]:
     }
 
 
-def integer_schema(lo: int = -(2**53 - 1), hi: int = 2**53 - 1) -> dict[str, Any]:
+def integer_schema(lo: int = -MAX_SAFE_INTEGER, hi: int = MAX_SAFE_INTEGER) -> dict[str, Any]:
     """JSON Schema of `Integer(lo, hi)`."""
     return {"type": "integer", "minimum": lo, "maximum": hi}
 
@@ -192,7 +192,7 @@ class EchoedId(FieldSpec):
 
     def read(self, name: str, value: object) -> str | int:
         if isinstance(value, str):
-            return Text(0, MAX_SAFE_INTEGER).read(name, value)
+            return value
         return Integer().read(name, value)
 
     def json_schema(self) -> dict[str, Any]:
