@@ -76,13 +76,28 @@ def record(required: dict[str, Schema], optional: dict[str, Schema] | None = Non
 
 
 def tagged(tag: str, kinds: dict[str, Schema]) -> Schema:
-    """One of several records told apart by the value of their field `tag`."""
-    alternatives = []
+    """One of several records told apart by the value of their field `tag`: an `if` on
+    the tag for each, so a validator reads only the record the tag names (and says what is
+    wrong with that one alone)."""
+    branches = []
     for kind, shape in kinds.items():
         properties = {tag: {"const": kind}} | shape["properties"]
         required = [tag, *shape["required"]]
-        alternatives.append(shape | {"properties": properties, "required": required})
-    return {"oneOf": alternatives}
+        branches.append((kind, shape | {"properties": properties, "required": required}))
+    return discriminated(tag, branches)
+
+
+def discriminated(tag: str, branches: list[tuple[str, Schema]]) -> Schema:
+    """A map whose field `tag` names which of `branches` it must follow."""
+    return {
+        "type": "object",
+        "required": [tag],
+        "properties": {tag: {"enum": [kind for kind, _ in branches]}},
+        "allOf": [
+            {"if": {"properties": {tag: {"const": kind}}, "required": [tag]}, "then": shape}
+            for kind, shape in branches
+        ],
+    }
 
 
 def by_colour(value: Schema, seats: tuple[str, ...] | None = None) -> Schema:
@@ -411,7 +426,9 @@ def shapes() -> dict[str, Schema]:
             },
             {"running": COLOUR, "held_until": by_colour(COUNT)},
         ),
-        "observation": {"oneOf": [ref(f"observation_{name}") for name in GAMES]},
+        "observation": discriminated(
+            "game", [(name, ref(f"observation_{name}")) for name in GAMES]
+        ),
         **{f"observation_{name}": observation(game) for name, game in GAMES.items()},
         "history_entry": _history_entry(),
         "search": record(
