@@ -2,6 +2,7 @@
 
 import unicodedata
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final
 
 from .errors import bad_field
@@ -16,6 +17,10 @@ class FieldSpec:
     """The type and bounds of one field; `read` returns the value or raises bad_field."""
 
     def read(self, name: str, value: object) -> Any:
+        raise NotImplementedError
+
+    def json_schema(self) -> dict[str, Any]:
+        """What the field may hold as JSON Schema 2020-12 (`parlour.protocol.schema`)."""
         raise NotImplementedError
 
 
@@ -38,6 +43,47 @@ def _has_control(text: str) -> bool:
     )
 
 
+@cache
+def text_pattern(lines: bool) -> str:
+    """A regular expression (ECMA-262 and Python alike) that finds a control, format or
+    line-breaking character of the Basic Multilingual Plane, which text may not hold; with
+    `lines`, line breaks and tabs are not among them. The few format characters past U+FFFF
+    are left to the prose. (A pattern of what text may hold would need an end anchor, and
+    Python's `$` matches before a final line break.)"""
+    allowed = set(map(ord, "\n\r\t")) if lines else set()
+    refused = [
+        code
+        for code in range(0x10000)
+        if code not in allowed and not 0xD800 <= code <= 0xDFFF and _has_control(chr(code))
+    ]
+    ranges: list[tuple[int, int]] = []
+    for code in refused:
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    spans = "".join(
+        f"\\u{lo:04x}" if lo == hi else f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in ranges
+    )
+    return f"[{spans}]"
+
+
+def string_schema(lo: int, hi: int, lines: bool = False) -> dict[str, Any]:
+    """JSON Schema of `Text(lo, hi, lines)`: its characters checked by the shape
+    `lines` or `plain` (`parlour.protocol.schema`), which holds `text_pattern`."""
+    return {
+        "type": "string",
+        "minLength": lo,
+        "maxLength": hi,
+        "$ref": "#/$defs/lines" if lines else "#/$defs/plain",
+    }
+
+
+def integer_schema(lo: int = -MAX_SAFE_INTEGER, hi: int = MAX_SAFE_INTEGER) -> dict[str, Any]:
+    """JSON Schema of `Integer(lo, hi)`."""
+    return {"type": "integer", "minimum": lo, "maximum": hi}
+
+
 @dataclass(frozen=True)
 class Text(FieldSpec):
     """`str[a..b]`: a string of `lo` to `hi` code points with no control characters
@@ -56,6 +102,9 @@ class Text(FieldSpec):
             raise bad_field(name, f"'{name}' must not hold control characters")
         return value
 
+    def json_schema(self) -> dict[str, Any]:
+        return string_schema(self.lo, self.hi, self.lines)
+
 
 @dataclass(frozen=True)
 class Initials(FieldSpec):
@@ -66,6 +115,14 @@ class Initials(FieldSpec):
         if not isinstance(value, str) or not 1 <= len(value) <= 3 or not value.isalnum():
             raise bad_field(name, f"'{name}' must be 1 to 3 letters or digits")
         return value.upper()
+
+    def json_schema(self) -> dict[str, Any]:
+        return {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 3,
+            "description": "letters or digits, read in capitals",
+        }
 
 
 @dataclass(frozen=True)
@@ -82,6 +139,9 @@ class Integer(FieldSpec):
             raise bad_field(name, f"'{name}' must be from {self.lo} to {self.hi}")
         return value
 
+    def json_schema(self) -> dict[str, Any]:
+        return integer_schema(self.lo, self.hi)
+
 
 @dataclass(frozen=True)
 class Flag(FieldSpec):
@@ -91,6 +151,9 @@ class Flag(FieldSpec):
         if not isinstance(value, bool):
             raise bad_field(name, f"'{name}' must be true or false")
         return value
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "boolean"}
 
 
 @dataclass(frozen=True)
@@ -105,6 +168,9 @@ class Choice(FieldSpec):
         assert isinstance(value, str)
         return value
 
+    def json_schema(self) -> dict[str, Any]:
+        return {"enum": list(self.choices)}
+
 
 @dataclass(frozen=True)
 class RequestId(FieldSpec):
@@ -114,6 +180,23 @@ class RequestId(FieldSpec):
         if isinstance(value, str):
             return Text(1, 64).read(name, value)
         return Integer().read(name, value)
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"anyOf": [Text(1, 64).json_schema(), Integer().json_schema()]}
+
+
+@dataclass(frozen=True)
+class EchoedId(FieldSpec):
+    """The `id` an error carries: the request's as it was sent, a string or an integer,
+    though it was not a valid one."""
+
+    def read(self, name: str, value: object) -> str | int:
+        if isinstance(value, str):
+            return value
+        return Integer().read(name, value)
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"anyOf": [{"type": "string"}, Integer().json_schema()]}
 
 
 @dataclass(frozen=True)
@@ -134,6 +217,9 @@ class OptionValues(FieldSpec):
                 options[key] = Integer().read(f"{name}.{key}", item)
         return options
 
+    def json_schema(self) -> dict[str, Any]:
+        return {"$ref": "#/$defs/option_values"}
+
 
 @dataclass(frozen=True)
 class Anything(FieldSpec):
@@ -141,6 +227,46 @@ class Anything(FieldSpec):
 
     def read(self, name: str, value: object) -> Any:
         return value
+
+    def json_schema(self) -> dict[str, Any]:
+        return {}
+
+
+@dataclass(frozen=True)
+class Shape(Anything):
+    """A nested map or array the server makes, of the shape `parlour.protocol.schema`
+    defines under `name` (a room view, a history entry, ...); not checked on reading."""
+
+    name: str
+    many: bool = False
+    """An array of them."""
+
+    def json_schema(self) -> dict[str, Any]:
+        shape = {"$ref": f"#/$defs/{self.name}"}
+        return {"type": "array", "items": shape} if self.many else shape
+
+
+@dataclass(frozen=True)
+class Colour(Text):
+    """A seat's colour as the server names it: read as text, shown in the schema as one of
+    the games' colours."""
+
+    lo: int = 1
+    hi: int = 16
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"$ref": "#/$defs/colour"}
+
+
+@dataclass(frozen=True)
+class Word(Text):
+    """A word the server sends from a fixed list that may grow (an error's code): read as
+    any text, so a client reads a later server's, shown in the schema as the list."""
+
+    words: tuple[str, ...] = ()
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"enum": list(self.words)}
 
 
 @dataclass(frozen=True)
@@ -153,6 +279,14 @@ class PlayerKey(FieldSpec):
         if key is None:
             raise bad_field(name, f"'{name}' must be a player key: 32 symbols in groups of four")
         return key
+
+    def json_schema(self) -> dict[str, Any]:
+        return {
+            "type": "string",
+            "maxLength": 128,
+            "description": "32 symbols of Crockford's base 32, in any case, with dashes or"
+            " spaces anywhere",
+        }
 
 
 MAX_ADDRESS: Final = 254
@@ -202,6 +336,9 @@ class EmailAddress(FieldSpec):
             raise bad_field(name, f"'{name}' must be an email address, as ann@example.org")
         return address
 
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "string", "pattern": "^ *[^@ ]+@[^@ ]+ *$", "format": "email"}
+
 
 @dataclass(frozen=True)
 class EmailCode(FieldSpec):
@@ -213,6 +350,9 @@ class EmailCode(FieldSpec):
         if len(digits) != CODE_DIGITS or not digits.isascii() or not digits.isdigit():
             raise bad_field(name, f"'{name}' must be the {CODE_DIGITS} digits of the code")
         return digits
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"type": "string", "pattern": f"^[ -]*([0-9][ -]*){{{CODE_DIGITS}}}$"}
 
 
 NAME: Final = Text(1, 32)
@@ -232,3 +372,6 @@ class TimeControlMap(FieldSpec):
 
     def read(self, name: str, value: object) -> dict[str, Any]:
         return read_time_control(name, value).describe()
+
+    def json_schema(self) -> dict[str, Any]:
+        return {"$ref": "#/$defs/time_control"}

@@ -20,6 +20,8 @@ from .fields import (
     VERSION,
     Anything,
     Choice,
+    Colour,
+    EchoedId,
     EmailAddress,
     EmailCode,
     FieldSpec,
@@ -29,8 +31,10 @@ from .fields import (
     OptionValues,
     PlayerKey,
     RequestId,
+    Shape,
     Text,
     TimeControlMap,
+    Word,
 )
 from .timecontrol import KINDS as SPEEDS
 from .wire import Message as WireMessage
@@ -66,6 +70,10 @@ ANY: Final = Anything()
 STR: Final = Text(0, 1 << 20)
 INT: Final = Integer()
 BOOL: Final = Flag()
+SEAT: Final = Colour()
+"""A colour in what the server sends (a client's colours are `COLOUR`, any text)."""
+SEATS: Final = Shape("colour", many=True)
+TEXTS: Final = Shape("text", many=True)
 
 
 def spec(field_spec: FieldSpec, default: Any = MISSING) -> Any:
@@ -374,9 +382,9 @@ class Welcome(Message):
     TYPE = "welcome"
     version: int = spec(INT)
     server: str = spec(STR)
-    games: list[Any] = spec(ANY)
-    player: dict[str, Any] | None = spec(ANY, None)
-    addresses: list[str] | None = spec(ANY, None)
+    games: list[Any] = spec(Shape("game_description", many=True))
+    player: dict[str, Any] | None = spec(Shape("player"), None)
+    addresses: list[str] | None = spec(TEXTS, None)
     tls: bool = spec(BOOL, False)
     email: bool = spec(BOOL, False)
 
@@ -384,7 +392,7 @@ class Welcome(Message):
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Rooms(Message):
     TYPE = "rooms"
-    rooms: list[Any] = spec(ANY)
+    rooms: list[Any] = spec(Shape("room_summary", many=True))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -392,25 +400,25 @@ class Seen(Message):
     TYPE = "seen"
     game: str = spec(STR)
     board: int = spec(INT)
-    state: dict[str, Any] = spec(ANY)
+    state: dict[str, Any] = spec(Shape("observation"))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Joined(Message):
     TYPE = "joined"
-    room: dict[str, Any] = spec(ANY)
-    seat: str | None = spec(STR, None)
+    room: dict[str, Any] = spec(Shape("room_view"))
+    seat: str | None = spec(SEAT, None)
     token: str = spec(STR)
     host: bool = spec(BOOL)
     code: str | None = spec(STR, None)
-    history: list[Any] | None = spec(ANY, None)
+    history: list[Any] | None = spec(Shape("history_entry", many=True), None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Watching(Message):
     TYPE = "watching"
-    room: dict[str, Any] = spec(ANY)
-    history: list[Any] | None = spec(ANY, None)
+    room: dict[str, Any] = spec(Shape("room_view"))
+    history: list[Any] | None = spec(Shape("history_entry", many=True), None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -423,32 +431,32 @@ class Update(Message):
     TYPE = "update"
     room: str = spec(STR)
     version: int = spec(INT)
-    seat: str = spec(STR)
+    seat: str = spec(SEAT)
     move: str = spec(STR)
-    passed: list[str] = spec(ANY)
-    state: dict[str, Any] = spec(ANY)
-    clock: dict[str, Any] | None = spec(ANY, None)
+    passed: list[str] = spec(SEATS)
+    state: dict[str, Any] = spec(Shape("observation"))
+    clock: dict[str, Any] | None = spec(Shape("clock"), None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class RoomView(Message):
     TYPE = "room"
-    room: dict[str, Any] = spec(ANY)
+    room: dict[str, Any] = spec(Shape("room_view"))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SeatChanged(Message):
     TYPE = "seat_changed"
     room: str = spec(STR)
-    seat: str = spec(STR)
+    seat: str = spec(SEAT)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SeatSet(Message):
     TYPE = "seat_set"
     room: str = spec(STR)
-    seat: str = spec(STR)
-    holder: dict[str, Any] = spec(ANY)
+    seat: str = spec(SEAT)
+    holder: dict[str, Any] = spec(Shape("holder"))
     by: str | None = spec(STR, None)
     after: int | None = spec(INT, None)
 
@@ -456,8 +464,8 @@ class SeatSet(Message):
 @dataclass(frozen=True, kw_only=True, slots=True)
 class HintReply(Message):
     TYPE = "hint"
-    kind: str = spec(STR)
-    moves: list[str] = spec(ANY)
+    kind: str = spec(Choice(HINT_KINDS))
+    moves: list[str] = spec(TEXTS)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -465,9 +473,9 @@ class Thinking(Message):
     TYPE = "thinking"
     room: str = spec(STR)
     version: int = spec(INT)
-    seat: str = spec(STR)
+    seat: str = spec(SEAT)
     of: str = spec(Choice(THINKING_FOR))
-    search: dict[str, Any] = spec(ANY)
+    search: dict[str, Any] = spec(Shape("search"))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -475,7 +483,7 @@ class Suggestion(Message):
     TYPE = "suggestion"
     room: str = spec(STR)
     version: int = spec(INT)
-    search: dict[str, Any] = spec(ANY)
+    search: dict[str, Any] = spec(Shape("search"))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -484,10 +492,10 @@ class Proposal(Message):
     room: str = spec(STR)
     proposal: str = spec(STR)
     kind: str = spec(Choice(PROPOSAL_KINDS))
-    by: str = spec(STR)
-    asked: list[str] = spec(ANY)
+    by: str = spec(SEAT)
+    asked: list[str] = spec(SEATS)
     expires_in: int = spec(INT)
-    seat: str | None = spec(STR, None)
+    seat: str | None = spec(SEAT, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -497,8 +505,8 @@ class ProposalEnded(Message):
     proposal: str = spec(STR)
     kind: str = spec(Choice(PROPOSAL_KINDS))
     outcome: str = spec(Choice(PROPOSAL_OUTCOMES))
-    by: str | None = spec(STR, None)
-    seat: str | None = spec(STR, None)
+    by: str | None = spec(SEAT, None)
+    seat: str | None = spec(SEAT, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -506,7 +514,7 @@ class ChatLine(Message):
     TYPE = "chat"
     room: str = spec(STR)
     name: str = spec(STR)
-    seat: str | None = spec(STR, None)
+    seat: str | None = spec(SEAT, None)
     text: str = spec(STR)
 
 
@@ -518,9 +526,9 @@ class ScoreCardReply(Message):
     games: int = spec(INT)
     stood_in: int = spec(INT)
     changed_hands: int = spec(INT, 0)
-    colours: list[Any] = spec(ANY)
-    players: list[Any] = spec(ANY)
-    best: dict[str, Any] | None = spec(ANY, None)
+    colours: list[Any] = spec(Shape("colour_line", many=True))
+    players: list[Any] = spec(Shape("player_line", many=True))
+    best: dict[str, Any] | None = spec(Shape("best_score"), None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -533,14 +541,14 @@ class GameFileText(Message):
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Saves(Message):
     TYPE = "saves"
-    saves: list[Any] = spec(ANY)
+    saves: list[Any] = spec(Shape("saved_game", many=True))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class MyGamesReply(Message):
     TYPE = "my_games"
-    playing: list[Any] = spec(ANY)
-    finished: list[Any] = spec(ANY)
+    playing: list[Any] = spec(Shape("playing_entry", many=True))
+    finished: list[Any] = spec(Shape("finished_entry", many=True))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -559,7 +567,7 @@ class YourTurn(Message):
     room: str = spec(STR)
     ref: str = spec(STR)
     game: str = spec(STR)
-    seats: list[str] = spec(ANY)
+    seats: list[str] = spec(SEATS)
     time_left_ms: int | None = spec(INT, None)
 
 
@@ -577,29 +585,30 @@ class EmailReply(Message):
 class LeaderboardReply(Message):
     TYPE = "leaderboard"
     game: str = spec(STR)
-    speed: str = spec(STR, "none")
-    players: list[Any] = spec(ANY)
+    speed: str = spec(Choice(SPEEDS), "none")
+    players: list[Any] = spec(Shape("leader", many=True))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ReplayReply(Message):
     TYPE = "replay"
     game: str = spec(STR)
-    seats: list[Any] = spec(ANY)
-    names: list[Any] = spec(ANY)
-    frames: list[Any] = spec(ANY)
+    seats: list[Any] = spec(SEATS)
+    names: list[Any] = spec(TEXTS)
+    frames: list[Any] = spec(Shape("replay_frame", many=True))
     evaluator: str | None = spec(STR, None)
-    worst: list[Any] = spec(ANY)
-    result: dict[str, Any] = spec(ANY)
-    seat_changes: list[Any] = spec(ANY)
+    worst: list[Any] = spec(Shape("worst_move", many=True))
+    result: dict[str, Any] = spec(Shape("replay_result"))
+    seat_changes: list[Any] = spec(Shape("seat_change", many=True))
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Error(Message):
     TYPE = "error"
-    code: str = spec(STR)
+    id: str | int | None = spec(EchoedId(), None)
+    code: str = spec(Word(1, 64, words=tuple(code.value for code in ErrorCode)))
     message: str = spec(STR)
-    detail: dict[str, Any] | None = spec(ANY, None)
+    detail: dict[str, Any] | None = spec(Shape("error_detail"), None)
 
     @classmethod
     def from_exception(cls, error: ProtocolError, request_id: str | int | None) -> "Error":

@@ -42,12 +42,32 @@ ROOM_VIEW: dict[str, Any] = {
         {"colour": "green", "holder": {"kind": "bot", "level": "easy"}},
     ],
     "host": "Ann",
+    "position": None,
+    "bot_think_ms": 1000,
+    "left_seats": "bot",
+    "people": 1,
+    "moved_at": 1_790_000_000,
+    "created_at": 1_790_000_000,
+    "time_control": {"kind": "none"},
     "version": 0,
     "moves": [],
+    "coin": None,
+    "seat_changes": [],
     "state": STATE,
     "you": None,
+    "yours": [],
+    "rated": False,
+    "unrated": "Ann plays as a guest",
+    "rating_changes": None,
+    "clock": None,
+    "flagged": [],
+    "winners": [],
 }
-SUMMARY = {key: ROOM_VIEW[key] for key in ("room", "game", "options", "board", "seats", "host")}
+SUMMARY_FIELDS = (
+    *("room", "game", "options", "board", "position", "seats", "host", "bot_think_ms"),
+    *("left_seats", "people", "moved_at", "created_at", "time_control"),
+)
+SUMMARY = {key: ROOM_VIEW[key] for key in SUMMARY_FIELDS}
 
 CLIENT_SAMPLES: list[m.ClientMessage] = [
     m.Hello(version=1, name="Ann", client="parlour-web 0.1.0"),
@@ -95,13 +115,17 @@ CLIENT_SAMPLES: list[m.ClientMessage] = [
     m.GetEmail(id=27),
 ]
 
+LINE = {"wins": 2, "losses": 1, "ties": 0, "games": 3, "win_percent": 67}
 SEARCH = {"move": "e3", "line": ["e3", "f4", "c4"], "score": -35, "depth": 3, "nodes": 1822}
 
 SERVER_SAMPLES: list[m.ServerMessage] = [
     m.Welcome(
         version=1,
         server="parlour 0.1.0",
-        games=[game.describe() | {"levels": ["easy"]} for game in GAMES.values()],
+        games=[
+            game.describe() | {"levels": ["easy"], "default_level": "easy"}
+            for game in GAMES.values()
+        ],
         email=True,
     ),
     m.Rooms(id=1, rooms=[SUMMARY | {"status": "waiting"}]),
@@ -111,7 +135,7 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
     m.Update(room=ROOM, version=1, seat="red", move="e3", passed=[], state=AFTER_MOVE),
     m.RoomView(room=ROOM_VIEW | {"you": "blue"}),
     m.SeatChanged(room=ROOM, seat="red"),
-    m.Seen(game="tribolo", board=7, state={"game": "tribolo", "rows": 11}),
+    m.Seen(game="tribolo", board=7, state=STATE),
     m.SeatSet(room=ROOM, seat="red", holder={"kind": "bot", "level": "hard"}, by="Ann", after=4),
     m.HintReply(id=4, kind="possible", moves=["a2", "e3", "n3", "c4", "k4", "m5", "n7"]),
     m.Thinking(room=ROOM, version=3, seat="green", of="bot", search=SEARCH),
@@ -125,9 +149,9 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
         preset=None,
         games=3,
         stood_in=1,
-        colours=[{"colour": "blue", "wins": 2, "losses": 1, "ties": 0, "games": 3}],
-        players=[{"name": "Ann", "wins": 2, "losses": 1, "ties": 0, "games": 3}],
-        best={"name": "Ann", "initials": "ANN", "score": 44},
+        colours=[LINE | {"colour": "blue"}],
+        players=[LINE | {"name": "Ann", "player": None}],
+        best={"name": "Ann", "initials": "ANN", "typed": False, "score": 44},
     ),
     m.GameFileText(id=16, room=ROOM, text='[Game "othello"]\n[Board "0"]\n'),
     m.Saves(
@@ -144,11 +168,23 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
                 "ref": ROOM,
                 "game": "tribolo",
                 "seats": ["blue"],
+                "status": "playing",
+                "moved_at": 1_790_000_000,
                 "turn": True,
                 "time_left_ms": None,
             }
         ],
-        finished=[{"record": "k7Hq2mXa.61", "game": "tribolo", "rated": True, "seats": []}],
+        finished=[
+            {
+                "record": "k7Hq2mXa.61",
+                "game": "tribolo",
+                "preset": "standard",
+                "finished_at": 1_790_000_000,
+                "moves": 60,
+                "rated": True,
+                "seats": [],
+            }
+        ],
     ),
     m.YourTurn(room=ROOM, ref="Zr8" * 8, game="othello", seats=["black"], time_left_ms=None),
     m.VacationReply(id=36, until=1_800_259_200, days_left=27),
@@ -156,17 +192,38 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
     m.LeaderboardReply(
         id=22,
         game="numlo",
-        players=[{"rank": 1, "player": "computer:expert", "name": "computer, level expert"}],
+        players=[
+            {
+                "rank": 1,
+                "player": "computer:expert",
+                "name": "computer, level expert",
+                "computer": True,
+                "rating": 1700,
+                "provisional": False,
+                "games": 12,
+            }
+        ],
     ),
     m.ReplayReply(
         id=23,
         game="othello",
         seats=["black", "white"],
         names=["Ann", "computer (hard)"],
-        frames=[{"ply": 0, "move": None, "state": AFTER_MOVE, "evaluation": [500, 500]}],
+        frames=[
+            {
+                "ply": 0,
+                "move": None,
+                "mover": None,
+                "state": AFTER_MOVE,
+                "changed": [],
+                "ejected": [],
+                "scores": [2, 2],
+                "evaluation": [500, 500],
+            }
+        ],
         evaluator="hard",
         worst=[{"ply": 3, "colour": "black", "loss": 250}],
-        result={"winners": ["white"], "scores": [20, 44]},
+        result={"over": True, "winners": ["white"], "scores": [20, 44]},
         seat_changes=[],
     ),
     m.Error(
