@@ -37,6 +37,7 @@ from .fields import (
     Word,
 )
 from .timecontrol import KINDS as SPEEDS
+from .wire import MAX_SAFE_INTEGER
 from .wire import Message as WireMessage
 
 PROTOCOL_VERSION: Final = 1
@@ -757,13 +758,15 @@ SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
 
 
 def request_id(wire: WireMessage) -> str | int | None:
-    """The message's `id` as sent, when it is a string or an integer, valid or not, so that
-    a refusal (of the id itself too) carries it back to be matched; None for another kind,
-    which a client cannot have meant as an id."""
+    """The message's `id` as sent, when it is a string or an integer both subprotocols
+    carry (+-(2^53 - 1)), valid or not, so that a refusal (of the id itself too) carries it
+    back to be matched; None for anything else, which cannot be carried back."""
     value = wire.get("id")
-    if isinstance(value, bool) or not isinstance(value, str | int):
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
         return None
-    return value
+    return value if abs(value) <= MAX_SAFE_INTEGER else None
 
 
 def _read(wire: WireMessage, registry: dict[str, type[Message]]) -> Message:

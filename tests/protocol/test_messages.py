@@ -500,7 +500,7 @@ def test_a_valid_id_is_read_and_returned_by_request_id(value: str | int) -> None
     assert m.request_id({"type": "list_rooms", "id": value}) == value
 
 
-@pytest.mark.parametrize("value", ["", "x" * 65, "a\nb", MAX_SAFE_INTEGER + 1, -(2**70)], ids=repr)
+@pytest.mark.parametrize("value", ["", "x" * 65, "a\nb"], ids=repr)
 def test_an_invalid_id_of_a_string_or_integer_is_a_bad_field_that_carries_it(
     value: str | int,
 ) -> None:
@@ -508,7 +508,9 @@ def test_an_invalid_id_of_a_string_or_integer_is_a_bad_field_that_carries_it(
     assert m.request_id({"type": "list_rooms", "id": value}) == value
 
 
-@pytest.mark.parametrize("value", [True, False, [1], {"n": 1}, 1.0], ids=repr)
+@pytest.mark.parametrize(
+    "value", [True, False, [1], {"n": 1}, 1.0, MAX_SAFE_INTEGER + 1, -(2**70)], ids=repr
+)
 def test_an_id_of_another_kind_is_a_bad_field_that_cannot_carry_it(value: object) -> None:
     assert_bad_field(wire("list_rooms", id=value), "id")
     assert m.request_id({"type": "list_rooms", "id": value}) is None
