@@ -342,7 +342,9 @@ class Table:
         result = self._end(after) if after.is_over else None
         self.services.journal.shown(room.id)
         told = self._updates(seat, played, passed)
-        return told if result is None else [*told, *self.services.known.rate(room, result)]
+        if result is None:
+            return told
+        return [*told, *self.services.shown(room), *self.services.known.rate(room, result)]
 
     def _updates(self, seat: Seat, played: str, passed: list[str]) -> Outbox:
         """The move as each member sees it: one `update` per viewpoint, sent to each."""

@@ -5,6 +5,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from parlour.protocol import messages as m
 from parlour.protocol.players import new_key, player_id
 from parlour.rules import get_game
@@ -399,3 +401,24 @@ def test_a_seat_the_computer_played_all_game_is_its_persons_but_counts_for_the_l
     card = store.score_card("othello", None)
     assert [line["name"] for line in card["players"]] == ["computer, level easy"]
     assert card["players"][0]["games"] == 2, "both seats count for the level, none for Ann"
+
+
+@pytest.mark.parametrize("keys", [(ANN_KEY, BOB_KEY), (None, None)], ids=["rated", "guests"])
+def test_the_last_update_is_followed_by_the_finished_room_rated_or_not(
+    keys: tuple[str | None, str | None],
+) -> None:
+    hall = lobby()
+    hello(hall, 1, "Ann", keys[0])
+    hello(hall, 2, "Bob", keys[1])
+    room = othello_room(hall)
+    told = play_out(hall, room)
+    for conn in (1, 2):
+        mine = [message for to, message in told if to == conn and not isinstance(message, m.Ok)]
+        assert isinstance(mine[0], m.Update) and mine[0].state["over"]
+        views = [message.room for message in mine[1:] if isinstance(message, m.RoomView)]
+        assert views and views[0]["status"] == "finished" and views[0]["winners"]
+        assert views[-1]["rated"] is (keys[0] is not None)
+        if keys[0] is not None:
+            assert set(views[-1]["rating_changes"]) == {"black", "white"}
+        else:
+            assert views[-1]["unrated"] == "Ann plays as a guest"
