@@ -70,12 +70,14 @@ def text_pattern(lines: bool) -> str:
 
 def string_schema(lo: int, hi: int, lines: bool = False) -> dict[str, Any]:
     """JSON Schema of `Text(lo, hi, lines)`: its characters checked by the shape
-    `lines` or `plain` (`parlour.protocol.schema`), which holds `text_pattern`."""
+    `lines` or `plain` (`parlour.protocol.schema`), which holds `text_pattern`. The
+    reference stands apart in `allOf`, so that tools of draft 7, where a `$ref` hides
+    its siblings, check the lengths too."""
     return {
-        "type": "string",
-        "minLength": lo,
-        "maxLength": hi,
-        "$ref": "#/$defs/lines" if lines else "#/$defs/plain",
+        "allOf": [
+            {"type": "string", "minLength": lo, "maxLength": hi},
+            {"$ref": "#/$defs/lines" if lines else "#/$defs/plain"},
+        ]
     }
 
 
