@@ -2,8 +2,8 @@
 server in a thread, so the event loop never waits on it. A mail the SMTP server cannot
 take now (it is down, or slow) is tried again later, less and less often, and dropped
 after the last try; the server serves on meanwhile. A server that stops keeps the mails
-not sent yet, and a server sends them on (`keep_unsent`, `send_kept`). Every outcome is logged and
-counted."""
+not sent yet, and a server sends them on (`keep_unsent`, `send_kept`). Every outcome is
+logged and counted."""
 
 import asyncio
 import contextlib

@@ -1,8 +1,7 @@
 """A table's clock (protocol.md 2.12), the part of a table that keeps time: a seat flagged
 when its time runs out (losing a game of two; last in a game of three, the computer playing
-it on), a vacation standing a player's days clocks still (from the start of a game begun during
-it), and the time given back after
-the room's server was away."""
+it on), a vacation standing a player's days clocks still (from the start of a game begun
+during it), and the time given back after the room's server was away."""
 
 from collections.abc import Callable
 from typing import Any
