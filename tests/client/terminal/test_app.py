@@ -481,8 +481,8 @@ async def test_c_shows_the_score_card_after_a_finished_game(connection: Connecti
                 await pilot.pause(0.05)
         winners = screen.room.observation["winners"]  # type: ignore[index]
         await until(pilot, lambda: isinstance(app.screen, InitialsScreen), "initials asked")
-        await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, RoomScreen), "initials skipped")
+        await pilot.press(*"aj", "enter")
+        await until(pilot, lambda: isinstance(app.screen, RoomScreen), "the dialog closed")
         await pilot.press("f7")
         await until(pilot, lambda: isinstance(app.screen, ScoreCardScreen), "the card showed")
         card = app.screen
@@ -494,6 +494,9 @@ async def test_c_shows_the_score_card_after_a_finished_game(connection: Connecti
         rows = card.query_one("#by-player", DataTable)
         assert rows.row_count == 2
         assert card.card.preset == "standard"
+        best = card.card.best
+        assert best is not None, "a first game's score is the best yet"
+        assert (best["initials"], best["typed"], best["name"]) == ("AJ", True, "ann")
         await pilot.press("a")
         await until(
             pilot,

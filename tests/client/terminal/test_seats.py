@@ -7,13 +7,13 @@ from textual.pilot import Pilot
 from textual.widgets import ListItem, RichLog, Static
 
 from parlour.client.connection import Connection
-from parlour.client.terminal.app import ParlourApp, RoomScreen
+from parlour.client.terminal.app import ParlourApp
 from parlour.client.terminal.dialogs import CoinScreen, InitialsScreen, SeatScreen
 from parlour.client.terminal.room import RoomModel
 from parlour.protocol import messages as m
 from parlour.server import ParlourServer
 
-from .test_app import SCREEN, click_square, connection, screen_of, seated, status_text, until
+from .test_app import SCREEN, click_square, connection, screen_of, status_text, until
 
 __all__ = ["connection"]
 
@@ -133,28 +133,4 @@ async def test_a_doublolo_game_starts_with_the_person_calling_the_coin(
             pilot,
             lambda: "Red called heads; it landed tails: White moves first." in log_text(app),
             "the toss was told",
-        )
-
-
-async def test_a_new_best_score_asks_for_the_players_initials(connection: Connection) -> None:
-    room = await seated(connection, "othello", "black", bots="easy", think_ms=100)
-    app = ParlourApp(connection, room)
-    async with app.run_test(size=SCREEN) as pilot:
-        screen = screen_of(app)
-        while screen.room.status != "finished":
-            if screen.room.my_turn and isinstance(app.screen, RoomScreen):
-                moved = moved_from(screen.room, screen.room.version)
-                legal = screen.room.observation["legal_moves"]  # type: ignore[index]
-                await click_square(pilot, app, legal[0])
-                await until(pilot, moved, "our move was played")
-            await pilot.pause(0.05)
-        await until(pilot, lambda: isinstance(app.screen, InitialsScreen), "initials asked")
-        await pilot.press(*"aj", "enter")
-        await until(pilot, lambda: isinstance(app.screen, RoomScreen), "the dialog closed")
-        card = await connection.request(m.ScoreCard(game="othello", preset="standard"))
-        assert isinstance(card, m.ScoreCardReply) and card.best is not None
-        assert (card.best["initials"], card.best["typed"], card.best["name"]) == (
-            "AJ",
-            True,
-            "ann",
         )
