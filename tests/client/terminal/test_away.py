@@ -4,10 +4,8 @@ whose player is on vacation reads so, till when, its clock standing still (proto
 is said as others are (2.7 `hand_over`)."""
 
 import time
-from collections.abc import AsyncIterator
 from typing import Any
 
-import pytest
 from textual.widgets import RichLog, Static
 
 from parlour.client.connection import Connection
@@ -17,7 +15,6 @@ from parlour.client.terminal.dialogs import ConfirmScreen
 from parlour.client.terminal.room import RoomModel
 from parlour.client.terminal.widgets import SeatsPanel
 from parlour.protocol import messages as m
-from parlour.protocol.players import new_key
 
 from .test_app import SCREEN, click_square, command, screen_of, until
 from .test_clock_screen import clocked_game, seat_line
@@ -25,16 +22,6 @@ from .test_clocks import Local
 
 DAYS_2: dict[str, Any] = {"kind": "days", "days": 2, "bank_days": 0}
 HAND_OVER = "Let the computer play White"
-
-
-@pytest.fixture
-async def people(url: str) -> AsyncIterator[tuple[Connection, Connection]]:
-    """Ann and Bob, players with keys."""
-    ann = await Connection.open(url, "ann", key=new_key(), retry_delays=(0.05,))
-    bob = await Connection.open(url, "bob", key=new_key(), retry_delays=(0.05,))
-    yield ann, bob
-    await bob.close()
-    await ann.close()
 
 
 async def test_a_seat_on_vacation_says_till_when_and_its_clock_stands_still(

@@ -3,10 +3,8 @@ and unrated the game): whatever is typed, wherever the focus, in any case, is ch
 question nobody here asked waits until the line being typed is sent."""
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
-import pytest
 from textual.pilot import Pilot
 from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog
@@ -17,7 +15,6 @@ from parlour.client.terminal.dialogs import ProposalScreen
 from parlour.client.terminal.room import RoomModel
 from parlour.client.terminal.widgets import BoardView, SeatsPanel
 from parlour.protocol import messages as m
-from parlour.protocol.players import new_key
 
 from .test_app import SCREEN, click_square, screen_of, until
 
@@ -29,16 +26,6 @@ SENTENCES = (
     "SUGGEST BEST UNDO NEW?",
 )
 """Sentences a player types, with every former command letter among them."""
-
-
-@pytest.fixture
-async def people(url: str) -> AsyncIterator[tuple[Connection, Connection]]:
-    """Ann and Bob, players with keys, so that their game is rated."""
-    ann = await Connection.open(url, "ann", key=new_key(), retry_delays=(0.05,))
-    bob = await Connection.open(url, "bob", key=new_key(), retry_delays=(0.05,))
-    yield ann, bob
-    await bob.close()
-    await ann.close()
 
 
 async def rated_game(ann: Connection, bob: Connection) -> RoomModel:
