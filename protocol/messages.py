@@ -37,7 +37,6 @@ from .fields import (
     Word,
 )
 from .timecontrol import KINDS as SPEEDS
-from .wire import MAX_SAFE_INTEGER
 from .wire import Message as WireMessage
 
 PROTOCOL_VERSION: Final = 1
@@ -758,15 +757,14 @@ SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
 
 
 def request_id(wire: WireMessage) -> str | int | None:
-    """The message's `id` as sent, when it is a string or an integer both subprotocols
-    carry (+-(2^53 - 1)), valid or not, so that a refusal (of the id itself too) carries it
-    back to be matched; None for anything else, which cannot be carried back."""
-    value = wire.get("id")
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool) or not isinstance(value, int):
+    """The message's `id` as an error carries it back (`EchoedId`: any string, or an
+    integer both subprotocols carry), valid or not, so that a refusal (of the id itself
+    too) can be matched; None for anything else, which cannot be carried back."""
+    try:
+        value: str | int = EchoedId().read("id", wire.get("id"))
+    except ProtocolError:
         return None
-    return value if abs(value) <= MAX_SAFE_INTEGER else None
+    return value
 
 
 def _read(wire: WireMessage, registry: dict[str, type[Message]]) -> Message:
