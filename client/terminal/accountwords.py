@@ -7,7 +7,8 @@ from typing import Final
 
 from parlour.protocol import ErrorCode
 from parlour.protocol import messages as m
-from parlour.protocol.fields import CODE_DIGITS, read_email_address
+from parlour.protocol.errors import ProtocolError
+from parlour.protocol.fields import CODE_DIGITS, EmailCode, read_email_address
 
 from ..connection import RefusedError
 from ..invocation import parlour_command
@@ -65,12 +66,12 @@ def read_hours(typed: str) -> int:
 def read_code(typed: str) -> str:
     """The code's digits, spaces and dashes left out as the server leaves them out."""
     text = typed.strip()
-    digits = text.replace(" ", "").replace("-", "")
-    if len(digits) != CODE_DIGITS or not (digits.isascii() and digits.isdigit()):
+    try:
+        return EmailCode().read("code", text)
+    except ProtocolError:
         raise AccountInputError(
             f"The code is the {CODE_DIGITS} digits in the mail, as 042 917; {_quoted(text)}."
-        )
-    return digits
+        ) from None
 
 
 def read_days(typed: str, available: int) -> int:
