@@ -1,5 +1,6 @@
 """Fixtures more than one folder of tests uses: every frame checked against the protocol's
-JSON Schema, and a server that serves TLS with certificates made by a CA of the test's own."""
+JSON Schema, and a server that serves TLS with certificates made by a CA of the test's own;
+and the groups of tests that never run at the same time as one another."""
 
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -12,6 +13,40 @@ from tests.schemacheck import checking
 from tests.tlsfiles import TlsFiles, make_tls_files
 
 SHOWN_VIOLATIONS = 5
+
+RUN_APART: dict[str, tuple[str, ...]] = {
+    "cluster": (
+        "tests/cluster/",
+        "tests/web/test_cluster_page.py",
+        "tests/test_deploy.py",
+        "tests/test_deploy_cluster.py",
+    ),
+    "tmux": ("tests/client/terminal/test_terminal.py",),
+}
+"""Tests that must not run against each other, by group: the cluster's (a redis-server or
+HAProxy on a port probed free, which two workers could both be handed; leases and failovers
+timed on the wall clock) and the terminal's under tmux. pytest-xdist's `loadgroup` gives
+each group to a single worker, which runs its tests one at a time."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test's xdist group (before xdist reads the marks): its group in
+    `RUN_APART`, else its module's if it uses a fixture the module's tests share (a browser,
+    a server), so that the fixture is made once, not on every worker."""
+    for item in items:
+        groups = [group for group, paths in RUN_APART.items() if item.nodeid.startswith(paths)]
+        if not groups and uses_module_fixture(item):
+            groups = [item.nodeid.split("::")[0]]
+        for group in groups:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+def uses_module_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(defs[-1].scope == "module" for defs in info.name2fixturedefs.values() if defs)
 
 
 @pytest.fixture(autouse=True)

@@ -29,7 +29,9 @@ class Tmux:
 
     def __init__(self) -> None:
         self.socket = f"parlour-test-{uuid.uuid4().hex[:8]}"
-        self.env = {**os.environ, "TERM": "xterm-256color"}
+        # pytest-xdist's workers set COLUMNS and LINES, which would hold the client to 80x24.
+        kept = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        self.env = {**kept, "TERM": "xterm-256color"}
 
     def run(self, *args: str) -> str:
         done = subprocess.run(
