@@ -20,6 +20,7 @@ from websockets.exceptions import ConnectionClosed, NegotiationError
 from websockets.typing import Subprotocol
 
 from parlour import bots
+from parlour.botworker import Think
 from parlour.protocol import (
     MAX_FRAME_BYTES,
     SUBPROTOCOLS,
@@ -53,7 +54,7 @@ from .static import WebSite
 from .store import FILE_NAME as STORE_FILE
 from .store import MEMORY, Store
 from .tls import TlsError, reload_certificate, server_context
-from .workers import BotWorkers, Think, Thinkers
+from .workers import BotWorkers, Thinkers
 
 log = logging.getLogger("parlour.server")
 

@@ -5,8 +5,8 @@ queue (`turns.JobQueue`) decides which search a free worker takes and how long i
 think. One worker more than asked for takes only quick levels, so they never wait behind
 long searches. A worker that overruns its time and grace is killed and replaced, as is
 one that crashes; a bot's turn then gets a legal fallback move, and the game goes on.
-Workers are forked from a fork server that has the bots imported, so a replacement is
-ready in milliseconds, not after a fresh interpreter's imports.
+Workers are forked from a fork server that has the bots imported (`parlour.botworker`),
+so a replacement is ready in milliseconds, not after a fresh interpreter's imports.
 
 While a worker searches it sends each new thought back at once, one datagram each on a
 Unix socket, so that people who asked can watch the computer think. Datagrams keep
@@ -16,26 +16,24 @@ without a thread.
 
 import asyncio
 import contextlib
-import ctypes
 import itertools
 import logging
-import multiprocessing
 import os
 import secrets
-import signal
 import socket
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import msgpack
 from pebble import ProcessExpired, ProcessPool
 
-from parlour.bots import Thought, UnknownLevelError, fallback_move, level_named, ready, report
+from parlour.bots import UnknownLevelError, fallback_move, level_named, ready
+from parlour.botworker import Report, Think, run_search, start_worker, worker_context
 from parlour.rules import State
 
 from .metrics import Metrics
@@ -44,71 +42,7 @@ from .turns import Dispatch, Job, JobQueue
 
 log = logging.getLogger("parlour.server")
 
-WORKER_NICENESS: Final = 10
-"""How much lower than the server's a worker's CPU priority is: bots may wait, people not."""
-PR_SET_PDEATHSIG: Final = 1
-
-Think = Callable[[State[Any], str, float, int], Iterator[Thought[Any]]]
-"""A bots' entry point, run in the workers: (state, level, budget, seed) to its thoughts."""
-Report = dict[str, Any]
-"""A thought in the game's notation (`bots.report`)."""
 OnThought = Callable[[Report], None]
-
-_outlet: tuple[socket.socket, str] | None = None
-"""In a worker: the socket it sends thoughts from and the server's address."""
-
-
-def start_worker(address: str, server: int) -> None:
-    """Run first in every new worker: yield the CPU to the event loop, die with the server
-    (through the fork server, which exits when the server does: a server killed outright
-    takes its searches with it; a worker whose server or fork server died while it was
-    starting, before it could ask to, goes at once), open the outlet."""
-    global _outlet  # noqa: PLW0603 (one outlet for the life of the worker process)
-    parent = os.getppid()
-    os.nice(WORKER_NICENESS)
-    with contextlib.suppress(OSError, AttributeError):  # Linux only; elsewhere orphans finish
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent or not _alive(server):
-        os._exit(0)
-    outlet = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    outlet.setblocking(False)
-    _outlet = (outlet, address)
-
-
-def _alive(pid: int) -> bool:
-    """Whether process `pid` is still there."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
-def worker_context() -> multiprocessing.context.BaseContext:
-    """Workers forked from a fork server that has imported this module and the bots: a new
-    worker, at the start or in place of one killed past its time, is ready in milliseconds
-    instead of after a fresh interpreter's imports."""
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__])
-    return context
-
-
-def run_search(
-    think: Think, state: State[Any], level: str, budget: float, seed: int, *, key: str | None
-) -> tuple[Report, float]:
-    """In a worker: search, send each thought for `key` (if any) as it comes; the last
-    thought and the seconds the search took."""
-    started = time.monotonic()
-    last: Report | None = None
-    for thought in think(state, level, budget, seed):
-        last = report(state, thought)
-        if key is not None and _outlet is not None:
-            outlet, address = _outlet
-            with contextlib.suppress(OSError):  # a thought may be lost, never the search
-                outlet.sendto(msgpack.packb((key, last)), address)
-    if last is None:
-        raise RuntimeError(f"the {level} bot had no thought")
-    return last, time.monotonic() - started
 
 
 def is_quick(state: State[Any], level: str) -> bool:

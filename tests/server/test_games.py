@@ -4,10 +4,10 @@ from typing import Any
 
 import pytest
 
+from parlour.botworker import Think
 from parlour.protocol import messages as m
 from parlour.rules import GAMES, State
 from parlour.server import ParlourServer, ServerConfig, running_server
-from parlour.server.workers import Think
 
 from . import faulty_bots
 from .wsclient import Client

@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
+from parlour.botworker import WORKER_NICENESS, Think
 from parlour.rules import GAMES
 from parlour.server.metrics import Metrics
 from parlour.server.thinking import BotTurn
 from parlour.server.turns import Job
-from parlour.server.workers import WORKER_NICENESS, BotWorkers, Think, turn_job
+from parlour.server.workers import BotWorkers, turn_job
 
 from . import faulty_bots
 
