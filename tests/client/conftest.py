@@ -1,7 +1,9 @@
-"""A real server on a free loopback port, and its address, for the client's tests; and one
-serving TLS with a certificate from a CA made in the test."""
+"""A real server on a free loopback port, and its address, for the client's tests; one
+serving TLS with a certificate from a CA made in the test; and each test's own data
+folders."""
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -24,3 +26,11 @@ def url(server: ParlourServer) -> str:
 @pytest.fixture
 def wss_url(tls_server: ParlourServer) -> str:
     return f"wss://127.0.0.1:{tls_server.port}/ws"
+
+
+@pytest.fixture(autouse=True)
+def own_data_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test's own data and config folders, for what it and the programs it starts keep
+    (a player key, a name, seats, a server's rooms): never the user's, nor another test's."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))

@@ -223,6 +223,17 @@ def metric(text: str, name: str) -> float:
     return float(found.group(1)) if found else 0.0
 
 
+async def metric_reaching(node: Node, name: str, least: float, timeout: float) -> float:
+    """The node's metric `name`, read again until it is at least `least` or `timeout`
+    seconds have passed."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = metric(await http_get(node.port, "/metrics"), name)
+        if value >= least or time.monotonic() > deadline:
+            return value
+        await asyncio.sleep(0.1)
+
+
 async def until_health(node: Node, status: str, timeout: float = 20.0) -> str:
     """Wait until the node's /healthz answers with `status` (200 or 503); its text."""
     url = f"http://127.0.0.1:{node.port}/healthz"

@@ -8,7 +8,7 @@ from parlour.protocol import messages as m
 
 from ..server.wsclient import Client
 from .balancer import running_balancer
-from .conftest import StartNode
+from .conftest import StartNode, start_nodes
 from .players import Person, check_acknowledged, play
 from .processes import Node, until_health
 
@@ -16,7 +16,7 @@ from .processes import Node, until_health
 async def test_players_behind_haproxy_play_on_when_their_node_is_killed(
     start: StartNode, tmp_path: Path
 ) -> None:
-    nodes = [await start("--lease", "2") for _ in range(2)]
+    nodes = await start_nodes(start, 2, "--lease", "2")
     plain = {"PARLOUR_TLS": "off"}
     node_ports = [node.port for node in nodes]
     async with running_balancer(tmp_path, node_ports, tmp_path / "certs", plain) as balancer:

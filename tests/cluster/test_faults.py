@@ -14,8 +14,8 @@ from parlour.client.connection import Connection
 from parlour.protocol import messages as m
 
 from ..server.wsclient import TIMEOUT, Client
-from .conftest import StartNode
-from .processes import Node, RedisProcess, until_health
+from .conftest import StartNode, start_nodes
+from .processes import Node, RedisProcess, metric_reaching, until_health
 
 LEASE = 2.0
 BOUND = LEASE + 2.0
@@ -99,7 +99,7 @@ def contradictions(shown: list[m.ServerMessage], moves: list[str]) -> list[str]:
 async def test_a_paused_owner_shows_nobody_the_move_it_could_not_keep(
     start: StartNode,
 ) -> None:
-    owner, first, second = [await start("--lease", str(LEASE)) for _ in range(3)]
+    owner, first, second = await start_nodes(start, 3, "--lease", str(LEASE))
     ref, black, white = await othello_room(owner, first, second)
     people = {"black": black, "white": white}
     room = await play_moves(ref, people, 4)
@@ -120,7 +120,8 @@ async def test_a_paused_owner_shows_nobody_the_move_it_could_not_keep(
     assert isinstance(answer, m.Ok), answer
     assert answered < BOUND, f"the move waited {answered:.1f} s for the room's new owner"
     assert isinstance(looked, m.RoomView)
-    await asyncio.sleep(LEASE)  # the owner wakes, and works through what waited for it
+    # The owner wakes and works through what waited for it: Redis refuses its write.
+    await metric_reaching(owner, "parlour_writes_fenced_out_total", 1, timeout=LEASE)
 
     final = await view(white, ref)
     assert final["moves"] == [*room["moves"], move]
@@ -136,9 +137,9 @@ async def test_a_paused_owner_shows_nobody_the_move_it_could_not_keep(
 async def test_after_redis_restarts_every_room_is_served_and_every_seat_held(
     start: StartNode, redis_server: RedisProcess
 ) -> None:
-    nodes = [await start("--lease", str(LEASE)) for _ in range(3)]
+    nodes = await start_nodes(start, 3, "--lease", str(LEASE))
     rooms = []
-    for index in range(6):
+    for index in range(3):  # each node owns a room, and has a person of each other's
         owner, first, second = (nodes[(index + step) % 3] for step in range(3))
         ref, black, white = await othello_room(owner, first, second)
         await play_moves(ref, {"black": black, "white": white}, 2)
@@ -179,7 +180,7 @@ async def test_after_redis_restarts_every_room_is_served_and_every_seat_held(
 async def test_once_redis_is_back_no_request_meets_a_connection_that_died_with_it(
     start: StartNode, redis_server: RedisProcess, tmp_path: Path
 ) -> None:
-    nodes = [await start("--lease", str(LEASE)) for _ in range(2)]
+    nodes = await start_nodes(start, 2, "--lease", str(LEASE))
 
     async def busy(node: Node) -> None:
         """Many people at once: the node's pool of Redis connections fills."""
@@ -203,7 +204,7 @@ async def test_once_redis_is_back_no_request_meets_a_connection_that_died_with_i
 async def test_the_terminal_client_sends_a_move_again_until_redis_is_back(
     start: StartNode, redis_server: RedisProcess
 ) -> None:
-    owner, edge = [await start("--lease", str(LEASE)) for _ in range(2)]
+    owner, edge = await start_nodes(start, 2, "--lease", str(LEASE))
     ref, black, white = await othello_room(owner, edge, owner)
     room = await view(black, ref)
     black_token = next(message.token for message in black.shown if isinstance(message, m.Joined))

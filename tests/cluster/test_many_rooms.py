@@ -1,4 +1,4 @@
-"""Hundreds of rooms spread over three nodes while nodes are killed at random and replaced:
+"""Dozens of rooms spread over three nodes while nodes are killed at random and replaced:
 afterwards every acknowledged move is in its room exactly once, where it was played."""
 
 import asyncio
@@ -10,17 +10,18 @@ from typing import Any
 from parlour.protocol import messages as m
 
 from ..server.wsclient import Client
-from .conftest import StartNode
+from .conftest import StartNode, start_nodes
 from .players import LOST, RETRY_PAUSE, Reconnecting
 from .processes import Node
 
-PAIRS = 70
+PAIRS = 12
 ROOMS_EACH = 3
 """Rooms a pair of players share: a connection may host three rooms at once."""
-MOVES = 40
-"""Moves played in each room: enough that the games outlast the kills on an idle machine
-(210 rooms of 16 moves took under 2 s)."""
+MOVES = 20
+"""Moves played in each room."""
 KILLS = 3
+"""Nodes killed, one each time another quarter of all the moves has been played: the
+games outlast the kills however fast or slow the machine is."""
 TIMEOUT = 300.0
 
 
@@ -41,9 +42,8 @@ class Player(Reconnecting):
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.client.close(), 1)
         while True:
-            live = [node.port for node in self.nodes if node.process.returncode is None]
             try:
-                client = await Client.open(random.choice(live), self.name)
+                client = await Client.open(random.choice(up(self.nodes)).port, self.name)
                 for ref, token in self.tokens.items():
                     joined = await client.request(m.Join(room=ref, token=token))
                     if not isinstance(joined, m.Joined):
@@ -107,28 +107,45 @@ async def pair(nodes: list[Node], number: int) -> tuple[Player, Player]:
     return black, white
 
 
-async def kill_at_random(nodes: list[Node], start: StartNode) -> int:
-    """Kill a random node now and then, each time starting a new one in its place."""
-    killed = 0
-    for _ in range(KILLS):
-        await asyncio.sleep(random.uniform(0.5, 1.5))
-        live = [node for node in nodes if node.process.returncode is None]
-        await random.choice(live).kill()
-        killed += 1
+def acknowledged(players: list[Player]) -> int:
+    """How many moves the cluster has acknowledged to `players`, all told."""
+    return sum(len(moves) for player in players for moves in player.acked.values())
+
+
+def up(nodes: list[Node]) -> list[Node]:
+    """The nodes not killed."""
+    return [node for node in nodes if node.process.returncode is None]
+
+
+async def kill_as_play_goes_on(nodes: list[Node], start: StartNode, players: list[Player]) -> int:
+    """Kill a random node each time another share of the moves has been played (KILLS
+    times), starting a new one in its place meanwhile; never the last node that is up.
+    How many were killed."""
+
+    async def replace() -> None:
         nodes.append(await start("--lease", "2"))
-    return killed
+
+    replacing: list[asyncio.Task[None]] = []
+    for share in range(1, KILLS + 1):
+        due = PAIRS * ROOMS_EACH * MOVES * share / (KILLS + 1)
+        while acknowledged(players) < due or len(live := up(nodes)) < 2:
+            await asyncio.sleep(0.05)
+        await random.choice(live).kill()
+        replacing.append(asyncio.create_task(replace()))
+    await asyncio.gather(*replacing)
+    return len(replacing)
 
 
 async def test_random_node_kills_lose_no_acknowledged_move(start: StartNode) -> None:
-    nodes = [await start("--lease", "2") for _ in range(3)]
+    nodes = await start_nodes(start, 3, "--lease", "2")
     pairs = await asyncio.gather(*(pair(nodes, number) for number in range(PAIRS)))
+    players = [player for both in pairs for player in both]
     async with asyncio.timeout(TIMEOUT):
         games = asyncio.gather(*(play_pair(black, white) for black, white in pairs))
-        killed = await kill_at_random(nodes, start)
+        killed = await kill_as_play_goes_on(nodes, start, players)
         await games
     assert killed == KILLS
 
-    players = [player for both in pairs for player in both]
     assert sum(player.rejoined for player in players) > 0
     checked = 0
     for player in players:

@@ -9,14 +9,14 @@ from parlour.protocol import messages as m
 from parlour.protocol.players import new_key, player_id
 
 from ..server.wsclient import Client
-from .conftest import StartNode
+from .conftest import StartNode, start_nodes
 from .test_sharing import play_to_the_end, room_of
 
 ANN_KEY, BOB_KEY = new_key(), new_key()
 
 
 async def test_players_ratings_and_records_are_the_clusters(start: StartNode) -> None:
-    first, second = await start(), await start()
+    first, second = await start_nodes(start, 2)
     ann = await Client.open(first.port, "Ann", key=ANN_KEY)
     bob = await Client.open(second.port, "Bob", key=BOB_KEY)
     made = await ann.request(m.CreateRoom(game="othello", board=1, seat="black", public=False))
@@ -78,7 +78,7 @@ async def test_players_ratings_and_records_are_the_clusters(start: StartNode) ->
 
 
 async def test_your_turn_reaches_the_players_connection_on_another_node(start: StartNode) -> None:
-    first, second = await start(), await start()
+    first, second = await start_nodes(start, 2)
     ann = await Client.open(first.port, "Ann", key=ANN_KEY)
     bob = await Client.open(second.port, "Bob", key=BOB_KEY)
     ann_elsewhere = await Client.open(second.port, "Ann", key=ANN_KEY)

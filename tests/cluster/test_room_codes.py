@@ -18,7 +18,7 @@ from parlour.server.records import room_record
 from parlour.server.store import MEMORY, Store
 
 from ..server.wsclient import Client
-from .conftest import StartNode
+from .conftest import StartNode, start_nodes
 from .processes import RedisProcess
 
 OLD_CODE = "q3VhZpXoLw0Yt9uR2sBn4A"
@@ -33,7 +33,7 @@ async def listed(client: Client) -> dict[str, dict[str, Any]]:
 async def test_a_code_typed_any_way_finds_its_room_through_another_node(
     start: StartNode,
 ) -> None:
-    first, second = await start(), await start()
+    first, second = await start_nodes(start, 2)
     host = await Client.open(first.port, "Ann")
     made = await host.request(m.CreateRoom(game="othello", seat="black", public=False))
     assert isinstance(made, m.Joined) and made.code is not None
@@ -85,7 +85,7 @@ async def test_a_room_with_a_code_from_before_is_taken_over_and_found_by_it(
 async def test_an_address_past_the_guessing_limit_is_refused_every_code_it_is_not_in(
     start: StartNode,
 ) -> None:
-    first, second = await start(), await start()
+    first, second = await start_nodes(start, 2)
     host = await Client.open(first.port, "Ann")
     made = await host.request(m.CreateRoom(game="othello", seat="black", public=False))
     assert isinstance(made, m.Joined) and made.code is not None

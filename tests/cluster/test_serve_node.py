@@ -11,7 +11,7 @@ from parlour.server.serve import shown_url
 
 from ..server.serving import spawn_serve
 from ..server.wsclient import Client
-from .conftest import StartNode
+from .conftest import StartNode, start_nodes
 from .processes import RedisProcess, free_port
 
 STOPPED_WITHIN = 10.0
@@ -45,7 +45,7 @@ def test_a_password_in_the_url_is_never_printed() -> None:
 async def test_a_node_stopped_with_sigterm_hands_its_rooms_over_at_once(
     start: StartNode, redis_server: RedisProcess
 ) -> None:
-    leaving, staying = await start(), await start()
+    leaving, staying = await start_nodes(start, 2)
     host = await Client.open(leaving.port, "Ann")
     joined = await host.request(m.CreateRoom(game="othello", seat="black", public=False))
     assert isinstance(joined, m.Joined) and joined.code is not None
@@ -69,7 +69,7 @@ async def test_nodes_sharing_a_room_stop_at_once_when_told_together(start: Start
     """A node stopped with SIGTERM while another is stopping too has had a Redis command cut
     short by the cancellation, which redis-py swallowed, so the node waited for ever."""
     for _ in range(2):
-        first, second = await start(), await start()
+        first, second = await start_nodes(start, 2)
         host = await Client.open(first.port, "Ann")
         made = await host.request(m.CreateRoom(game="othello", seat="black", public=False))
         assert isinstance(made, m.Joined) and made.code is not None

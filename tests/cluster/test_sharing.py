@@ -6,10 +6,12 @@ from typing import Any
 from parlour.protocol import messages as m
 
 from ..server.wsclient import Client
-from .conftest import StartNode
+from .conftest import StartNode, start_nodes
 from .proxy import TcpProxy
 
 GAME_TIMEOUT = 120.0
+SMALL_TRIBOLO = {"rows": 6, "cols": 6, "blocked": 2, "tiles": 2}
+"""On board 2, a game of 28 moves when each seat plays its first legal move."""
 PING = 1.0
 """The edge node's ping interval, seconds: how soon it knows a connection's lag."""
 ONE_WAY = 0.3
@@ -47,9 +49,10 @@ async def play_to_the_end(players: dict[str, Client], ref: str) -> dict[str, Any
 
 
 async def test_three_people_on_three_nodes_play_one_tribolo_game(start: StartNode) -> None:
-    nodes = [await start() for _ in range(3)]
+    nodes = await start_nodes(start, 3)
     blue = await Client.open(nodes[0].port, "Ann")
-    joined = await blue.request(m.CreateRoom(game="tribolo", seat="blue", board=7))
+    create = m.CreateRoom(game="tribolo", seat="blue", board=2, options=SMALL_TRIBOLO)
+    joined = await blue.request(create)
     assert isinstance(joined, m.Joined), joined
     ref = joined.room["room"]
     red = await Client.open(nodes[1].port, "Bob")
@@ -75,7 +78,7 @@ async def test_three_people_on_three_nodes_play_one_tribolo_game(start: StartNod
 async def test_a_private_room_is_joined_by_its_code_through_another_node(
     start: StartNode,
 ) -> None:
-    first, second = await start(), await start()
+    first, second = await start_nodes(start, 2)
     host = await Client.open(first.port, "Ann")
     joined = await host.request(m.CreateRoom(game="othello", seat="black", public=False))
     assert isinstance(joined, m.Joined) and joined.code is not None
@@ -95,7 +98,7 @@ async def test_a_private_room_is_joined_by_its_code_through_another_node(
 
 
 async def test_every_node_lists_every_public_room(start: StartNode) -> None:
-    nodes = [await start() for _ in range(3)]
+    nodes = await start_nodes(start, 3)
     hosts = [await Client.open(node.port, f"host{index}") for index, node in enumerate(nodes)]
     made = []
     for host, game in zip(hosts, ("tribolo", "numlo", "oubliette"), strict=True):
@@ -121,8 +124,7 @@ async def test_every_node_lists_every_public_room(start: StartNode) -> None:
 
 
 async def test_a_move_through_another_node_has_its_network_lag_forgiven(start: StartNode) -> None:
-    owner = await start()
-    edge = await start("--ping-interval", str(PING))
+    owner, edge = await asyncio.gather(start(), start("--ping-interval", str(PING)))
     far = TcpProxy("127.0.0.1", edge.port, delay=ONE_WAY)  # Bob is a long way off
     await far.start()
     ann = await Client.open(owner.port, "Ann")

@@ -276,7 +276,8 @@ def ports() -> tuple[int, int]:
 
 async def start_nodes(start: StartNode, https_port: int) -> list[int]:
     """Two nodes that name the balancer's https address in their invitations; their ports."""
-    nodes = [await start("--advertise", f"https://127.0.0.1:{https_port}") for _ in range(2)]
+    advertise = ("--advertise", f"https://127.0.0.1:{https_port}")
+    nodes = await asyncio.gather(start(*advertise), start(*advertise))
     return [node.port for node in nodes]
 
 

@@ -14,6 +14,10 @@ from .conftest import StartNode, StartWorker
 from .processes import http_get, metric
 
 THINK_MS = 400
+LONG_THINK_MS = 1500
+"""Long enough that a worker is lost mid-search, its first thought out and its time not."""
+MOVES = 6
+"""Turns watched: two rounds, each seat's turn twice."""
 
 
 def bot_thought(version: int, message: m.ServerMessage) -> bool:
@@ -35,14 +39,13 @@ async def host_tribolo(client: Client, seat: str | None, think_ms: int) -> str:
 async def test_workers_elsewhere_play_the_bots_show_their_thinking_and_suggest(
     start: StartNode, worker: StartWorker
 ) -> None:
-    node = await start("--bot-workers", "0")
-    workers = [await worker(), await worker()]
+    node, *workers = await asyncio.gather(start("--bot-workers", "0"), worker(), worker())
     person = await Client.open(node.port, "Ada")
     room = await host_tribolo(person, "blue", THINK_MS)
     view = await person.request(m.GetRoom(room=room))
     assert isinstance(view, m.RoomView)
     state, version, bot_moves, suggestions = view.room["state"], 0, 0, 0
-    while version < 9 and not state["over"]:
+    while version < MOVES and not state["over"]:
         if state["to_move"] == "blue":
             asked = await person.request(m.Suggest(room=room, think_ms=THINK_MS))
             assert isinstance(asked, m.Suggestion), asked
@@ -77,10 +80,9 @@ async def test_workers_elsewhere_play_the_bots_show_their_thinking_and_suggest(
 async def test_a_search_whose_worker_is_lost_is_taken_over_and_played_once(
     start: StartNode, worker: StartWorker, lost: signal.Signals
 ) -> None:
-    node = await start("--bot-workers", "0")
-    first = await worker()
+    node, first = await asyncio.gather(start("--bot-workers", "0"), worker())
     watcher = await Client.open(node.port, "Watcher")
-    room = await host_tribolo(watcher, None, 3000)
+    room = await host_tribolo(watcher, None, LONG_THINK_MS)
     await watcher.expect(lambda msg: isinstance(msg, m.Thinking) and msg.version == 0)
     first.signal(lost)  # mid-search: its first thought is out, its budget is not
     second = await worker()

@@ -21,7 +21,11 @@ WATCHED_WITHOUT = 10
 """Rooms of computers only whose thinking the test watches, to compare with people's."""
 THINK_MS = 1000
 PAUSE = 0.4
+TURNS = 2
+"""Computers' turns each room plays: all rooms' first ones wait on each other, so the load
+is real from the start."""
 PLAY_SECONDS = 8.0
+"""The most a room plays for, however slowly its turns come."""
 
 
 @dataclass
@@ -35,7 +39,8 @@ class RoomLog:
 
 
 async def play_room(port: int, number: int, person: bool, watch: bool, until: float) -> RoomLog:
-    """Host an Othello room (a person as black, or bots only), play or watch until `until`."""
+    """Host an Othello room (a person as black, or bots only), play or watch its computers'
+    first `TURNS` turns, or until `until`."""
     log = RoomLog(person)
     client = await Client.open(port, f"Player {number}")
     create = m.CreateRoom(
@@ -52,7 +57,7 @@ async def play_room(port: int, number: int, person: bool, watch: bool, until: fl
     assert isinstance(await client.request(m.Start(room=room)), m.Ok)
     turn_began = time.monotonic()
     version = 0
-    while time.monotonic() < until and not state.is_over:
+    while time.monotonic() < until and not state.is_over and len(log.turns) < TURNS:
         if person and state.to_move == 0:
             move = state.format_move(state.legal_moves()[0])
             await client.send(m.Move(room=room, version=version, move=move))

@@ -57,9 +57,29 @@ class Player:
         self.client.inbox = [msg for msg in self.client.inbox if not isinstance(msg, m.Update)]
 
 
-async def create(port: int, name: str, game: str, seat: str, *, public: bool) -> Player:
+OTHELLO_LATE = "WWWWWWWB/WWWWWWWB/WWWWWWWB/BWWWWWWB/BWWWWWBB/BBBBBBB./..B...../........ W"
+"""Othello 44 moves in, as the first legal moves play it from the start: 16 moves left."""
+TRIBOLO_SMALL: dict[str, int | str] = {"rows": 6, "cols": 6, "blocked": 2, "tiles": 3}
+"""Tribolo on 36 squares: some 25 moves."""
+
+
+async def create(
+    port: int,
+    name: str,
+    game: str,
+    seat: str,
+    *,
+    public: bool,
+    options: dict[str, int | str] | None = None,
+    position: str | None = None,
+) -> Player:
+    """A room of `game`, dealt board 7 (or set up at `position`), with `name` in `seat`."""
     client = await Client.open(port, name)
-    joined = await client.request(m.CreateRoom(game=game, seat=seat, board=7, public=public))
+    board = None if position else 7
+    made = m.CreateRoom(
+        game=game, seat=seat, board=board, position=position, options=options, public=public
+    )
+    joined = await client.request(made)
     assert isinstance(joined, m.Joined)
     ref = joined.code or joined.room["room"]
     return Player(name, ref, joined.token, client)
@@ -109,10 +129,10 @@ async def play_out(players: list[Player]) -> dict[str, Any]:
 
 async def test_a_killed_server_comes_back_with_every_move_told(tmp_path: Path) -> None:
     async with server_process(tmp_path) as (process, port):
-        ann = await create(port, "ann", "othello", "black", public=True)
+        ann = await create(port, "ann", "othello", "black", public=True, position=OTHELLO_LATE)
         bob = await join(port, "bob", ann.ref, "white")
         await ann.client.request(m.Start(room=ann.ref))
-        cat = await create(port, "cat", "tribolo", "red", public=False)
+        cat = await create(port, "cat", "tribolo", "red", public=False, options=TRIBOLO_SMALL)
         await cat.client.request(m.FillBots(room=cat.ref, level="easy"))
         await cat.client.request(m.Start(room=cat.ref))
         dan = await create(port, "dan", "tripppin", "grey", public=False)

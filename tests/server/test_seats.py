@@ -145,7 +145,7 @@ async def test_a_seat_taken_back_while_its_bot_thinks_stops_the_search(
 ) -> None:
     ann = await Client.open(server.port, "Ann")
     joined = await ann.request(
-        m.CreateRoom(game="tribolo", board=7, seat="blue", bot_think_ms=1500)
+        m.CreateRoom(game="tribolo", board=7, seat="blue", bot_think_ms=700)
     )
     assert isinstance(joined, m.Joined)
     room = joined.room["room"]
@@ -161,7 +161,7 @@ async def test_a_seat_taken_back_while_its_bot_thinks_stops_the_search(
     await asyncio.sleep(0.05)
     assert waiting._value.get() == 0
     # Past the search's own deadline no bot move has come; red is Ann's to play.
-    await asyncio.sleep(1.8)
+    await asyncio.sleep(1.0)
     assert not [message for message in ann.inbox if isinstance(message, m.Update)]
     assert isinstance(await ann.request(m.Move(room=room, version=0, move="e3")), m.Ok)
     update = await ann.update(1)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import (
     Browser,
+    BrowserContext,
     ConsoleMessage,
     Error,
     Page,
@@ -277,42 +278,52 @@ class Board:
         return found
 
 
+def open_harness(
+    browser: Browser,
+    problems: list[str],
+    *,
+    width: int = 1000,
+    height: int = 800,
+    scale: float = 1,
+    reduced_motion: bool = False,
+    touch: bool = False,
+) -> tuple[BrowserContext, Board]:
+    """The harness in a fresh browser context of its own, its page's errors and console
+    errors put in `problems`."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        device_scale_factor=scale,
+        reduced_motion="reduce" if reduced_motion else "no-preference",
+        has_touch=touch,
+        is_mobile=touch,
+    )
+    page = context.new_page()
+
+    def console(message: ConsoleMessage) -> None:
+        if message.type in ("error", "warning"):
+            problems.append(f"console {message.type}: {message.text}")
+
+    def page_error(error: Error) -> None:
+        problems.append(f"page error: {error}")
+
+    page.on("console", console)
+    page.on("pageerror", page_error)
+    page.route(f"{ORIGIN}/**", serve)
+    page.goto(f"{ORIGIN}/harness.html")
+    page.wait_for_function("window.harness !== undefined")
+    return context, Board(page)
+
+
 @pytest.fixture
 def open_page(browser: Browser) -> Iterator[OpenPage]:
     """Open the harness in a fresh browser context; any page error or console error fails."""
     contexts = []
     problems: list[str] = []
 
-    def opened(
-        width: int = 1000,
-        height: int = 800,
-        scale: float = 1,
-        reduced_motion: bool = False,
-        touch: bool = False,
-    ) -> Board:
-        context = browser.new_context(
-            viewport={"width": width, "height": height},
-            device_scale_factor=scale,
-            reduced_motion="reduce" if reduced_motion else "no-preference",
-            has_touch=touch,
-            is_mobile=touch,
-        )
+    def opened(**sizes: Any) -> Board:
+        context, board = open_harness(browser, problems, **sizes)
         contexts.append(context)
-        page = context.new_page()
-
-        def console(message: ConsoleMessage) -> None:
-            if message.type in ("error", "warning"):
-                problems.append(f"console {message.type}: {message.text}")
-
-        def page_error(error: Error) -> None:
-            problems.append(f"page error: {error}")
-
-        page.on("console", console)
-        page.on("pageerror", page_error)
-        page.route(f"{ORIGIN}/**", serve)
-        page.goto(f"{ORIGIN}/harness.html")
-        page.wait_for_function("window.harness !== undefined")
-        return Board(page)
+        return board
 
     yield opened
     for context in contexts:
@@ -320,9 +331,26 @@ def open_page(browser: Browser) -> Iterator[OpenPage]:
     assert problems == []
 
 
+@pytest.fixture(scope="module")
+def shared(browser: Browser) -> Iterator[tuple[Board, list[str]]]:
+    """One harness page at the default size for the module's `board`s, and its problems:
+    opening a page takes longer than most tests here."""
+    problems: list[str] = []
+    context, board = open_harness(browser, problems)
+    yield board, problems
+    context.close()
+
+
 @pytest.fixture
-def board(open_page: OpenPage) -> Board:
-    return open_page()
+def board(shared: tuple[Board, list[str]]) -> Iterator[Board]:
+    """The shared harness page with a new board view in it, as if just opened (the mouse
+    away from it, no moves sent); any page error or console error fails."""
+    board, problems = shared
+    problems.clear()
+    board.page.mouse.move(0, 0)
+    board.page.evaluate("harness.reset()")
+    yield board
+    assert problems == []
 
 
 @pytest.fixture(scope="module")

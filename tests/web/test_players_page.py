@@ -26,11 +26,11 @@ from .test_page import KEYS, Player, near, open_player
 __all__ = ["open_player"]
 
 KEY = re.compile(r"^[0-9A-HJKMNP-TV-Z]{4}(?:-[0-9A-HJKMNP-TV-Z]{4}){7}$")
-SMALL = {"rows": 6, "cols": 6, "blocked": 0, "tiles": 2}
+SMALL = {"rows": 5, "cols": 5, "blocked": 0, "tiles": 3}
 """A Tribolo board small enough to play out in a few seconds against two computers."""
-SMALL_BOARD = 5
-"""A deal of it that always lasts 30 moves, however the computers play, when blue plays
-its first legal move each turn: many plies to step through."""
+SMALL_BOARD = 2
+"""A deal of it that lasts 11 to 16 moves, however the computers play, when blue plays its
+first legal move each turn: plies enough to step through, and soon done."""
 THINK_MS = 100
 REPLAY = "const replay = room.replayView;"
 
@@ -165,6 +165,18 @@ def replay_hook(player: Player, script: str) -> Any:
     return player.hook(f"(() => {{ {REPLAY} return ({script}); }})()")
 
 
+SHOWN = """{
+    position: replay.board.observation.position,
+    attribute: document.querySelector('#replay').dataset.position,
+    changed: replay.board.changed,
+    ejected: replay.board.ejected,
+    caption: document.querySelector('#replay-caption').innerText,
+    colours: Object.fromEntries(arg.map((cell) => [cell, replay.board.colourAt(cell)])),
+}"""
+"""What the replay shows at a ply, read in one go: its position (drawn and in the page's
+data), the cells ringed, the caption and the colour at each of the cells in `arg`."""
+
+
 def check_every_ply(player: Player, positions: list[dict[str, Any]]) -> None:
     """Step from the start to the end with the Right key: at every ply the page draws the
     frame's state, which is the rules' position, the move's cells ringed, and the pieces the
@@ -179,20 +191,18 @@ def check_every_ply(player: Player, positions: list[dict[str, Any]]) -> None:
             page.keyboard.press("ArrowRight")
         player.wait(f"document.querySelector('#replay').dataset.ply === '{ply}'")
         frame = frames[ply]
-        shown = replay_hook(player, "replay.board.observation")
+        shown = player.hook(f"(() => {{ {REPLAY} return ({SHOWN}); }})()", frame["changed"])
         assert frame["state"]["position"] == expected["position"], ply
         assert shown["position"] == expected["position"], ply
-        assert page.get_attribute("#replay", "data-position") == expected["position"]
-        assert sorted(replay_hook(player, "replay.board.changed")) == sorted(frame["changed"])
-        assert replay_hook(player, "replay.board.ejected") == frame.get("ejected", [])
+        assert shown["attribute"] == expected["position"], ply
+        assert sorted(shown["changed"]) == sorted(frame["changed"])
+        assert shown["ejected"] == frame.get("ejected", [])
         assert (ply == 0) == (frame["changed"] == [])
         if ply:
-            caption = page.locator("#replay-caption").inner_text()
-            assert caption.startswith(f"Move {ply} of {len(positions) - 1}: ")
-            assert f"played {frame['move']}" in caption
-        for cell in frame["changed"]:
+            assert shown["caption"].startswith(f"Move {ply} of {len(positions) - 1}: ")
+            assert f"played {frame['move']}" in shown["caption"]
+        for cell, colour in shown["colours"].items():
             owner = owner_of(expected, cell)
-            colour = player.hook("room.replayView.board.colourAt(arg)", cell)
             if owner is not None:
                 assert near(colour, colours[owner]), (ply, cell, owner, colour)
             else:
@@ -358,7 +368,6 @@ def test_a_rated_game_shows_ratings_its_changes_my_games_the_leaderboard_and_its
     open_player: Any, output_dir: Path
 ) -> None:
     ann: Player = open_player("Ann")
-    bob: Player = open_player("Bob")
     page = ann.page
     ref = make_room(
         ann, "tribolo", SMALL, {"blue": "you", "red": "easy", "green": "easy"}, SMALL_BOARD
@@ -371,7 +380,9 @@ def test_a_rated_game_shows_ratings_its_changes_my_games_the_leaderboard_and_its
         shown = f"{rating['value']}{'?' if rating['provisional'] else ''}"
         assert shown in seats.locator(f"li[data-colour={colour}] .rating").inner_text()
     assert page.locator("#rated").inner_text().startswith("Rated")
-    # The lobby lists the room with its players' ratings.
+    # The lobby lists the room with its players' ratings (Bob opens it now: it reads the
+    # list again only every few seconds).
+    bob: Player = open_player("Bob")
     bob.page.wait_for_selector(f"tr[data-room='{ann.view['room']}']")
     listed = bob.page.locator(f"tr[data-room='{ann.view['room']}']").inner_text()
     blue = ann.view["seats"][0]["rating"]
@@ -567,7 +578,7 @@ def test_my_games_takes_a_player_back_to_a_room_by_key_alone(
 def test_an_oubliette_game_file_replays_ply_by_ply_on_the_page(
     open_player: Any, output_dir: Path
 ) -> None:
-    text, moves = oubliette_text(4)
+    text, moves = oubliette_text(2)
     eve: Player = open_player("Eve")
     page = eve.page
     page.click("#replay-file")
@@ -610,9 +621,11 @@ def test_an_oubliette_game_file_replays_ply_by_ply_on_the_page(
 
 def oubliette_text(seed: int) -> tuple[str, int]:
     """A finished Oubliette game as a game file: each side pushes a piece off whenever it
-    can, else plays a move at random; and how many moves it has."""
+    can, else plays a move at random, and the second piece off wins, for a game of a few
+    dozen moves; and how many moves it has."""
     game = get_game("oubliette")
-    state = game.new({}, seed=seed)
+    options = {"eject": 2}
+    state = game.new(options, seed=seed)
     chance = random.Random(seed)
     moves: list[str] = []
     while not state.is_over:
@@ -622,7 +635,7 @@ def oubliette_text(seed: int) -> tuple[str, int]:
         moves.append(state.format_move(move))
         state = state.play(move)
     seats = "; ".join(f"{colour}: Player {i + 1}" for i, colour in enumerate(game.seats))
-    return game_file(game, {}, seed, moves, {"Seats": seats}).text(), len(moves)
+    return game_file(game, options, seed, moves, {"Seats": seats}).text(), len(moves)
 
 
 def test_the_replay_fits_a_phone_and_is_crisp(
@@ -636,7 +649,7 @@ def test_the_replay_fits_a_phone_and_is_crisp(
     phone.page.fill("#name", "Fay")
     phone.page.click("text=Continue")
     phone.page.wait_for_selector(".lobby")
-    text, moves = oubliette_text(4)
+    text, moves = oubliette_text(2)
     module(phone, "storage.js", "mod.storeReplayFile(arg)", text)
     phone.page.evaluate("() => window.parlour.view.navigate('/#replay/file')")
     phone.wait("room.replayView && document.querySelector('#replay').dataset.ply")

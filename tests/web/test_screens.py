@@ -11,11 +11,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page
 
-from .test_page import Player, create_room, open_player, remember_key
+from .test_page import Player, create_room, more_options, open_player, remember_key
 
 __all__ = ["open_player"]
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+NEAR_THE_END = {"tiles": "40", "blocked": "40"}
+"""Tribolo's own 11 by 16 board, dealt so full (120 tiles, 40 grey squares) that a game
+lasts some 15 moves, Blue's first: the screens of a whole game, soon over, and rated."""
 
 
 @pytest.fixture(params=sorted(SIZES))
@@ -89,6 +92,10 @@ def test_the_page_from_the_lobby_to_a_games_end_fits_each_screen(
     page.select_option("#seat-red", "open")
     page.locator(".new-room").scroll_into_view_if_needed()
     page.screenshot(path=str(output_dir / f"screens-{size_of(page)}-2-new-room.png"))
+    more_options(page)
+    for name, value in NEAR_THE_END.items():
+        page.fill(f"#option-{name}", value)
+    page.select_option("#option-first", "blue")
     create_room(player, "tribolo", {"blue": "you", "red": "open", "green": "easy"})
     player.wait("room.waitingBoard && room.waitingBoard.seen")
     shoot(page, output_dir, "3-waiting")

@@ -26,7 +26,7 @@ from parlour.server import ParlourServer, ServerConfig, running_server
 from parlour.server.serve import addresses
 from tests.mailbox import Mailbox, text_of
 
-from .test_app import SCREEN, until
+from .test_app import SCREEN, type_fast, until
 
 SENDER = "Parlour <games@example.org>"
 NOW = 1_800_000_000.0
@@ -77,13 +77,15 @@ async def account(pilot: Pilot[None], app: ParlourApp) -> AccountScreen:
 
 async def type_into(pilot: Pilot[None], screen: AccountScreen, field: str, text: str) -> None:
     """Empty `field` with the keys, put `text` into it as a paste (one event, where typing
-    it key by key would take a second), then Enter."""
+    it key by key would take a second), then Enter; the keys as a fast typist presses them."""
     box = screen.query_one(field, Input)
     box.focus()
-    await pilot.press("end", "ctrl+u")
+    await until(pilot, lambda: box.has_focus, f"{field} had the keys")
+    await type_fast(pilot, "end", "ctrl+u")
+    await until(pilot, lambda: box.value == "", f"{field} was emptied")
     box.post_message(events.Paste(text))
     await until(pilot, lambda: box.value == text, f"{text!r} was in {field}")
-    await pilot.press("enter")
+    await type_fast(pilot, "enter")
 
 
 async def told(pilot: Pilot[None], screen: AccountScreen, place: str, words: str) -> None:

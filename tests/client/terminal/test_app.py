@@ -7,8 +7,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
+from textual.keys import _character_to_key, key_to_character
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, Label, ListItem, RichLog, Select, Static
+from textual.widgets import (
+    DataTable,
+    Input,
+    Label,
+    ListItem,
+    OptionList,
+    RichLog,
+    Select,
+    Static,
+)
 
 from parlour.client.connection import Connection
 from parlour.client.terminal.app import ParlourApp, RoomScreen
@@ -48,6 +59,22 @@ async def until(pilot: Pilot[None], done: Callable[[], bool], what: str) -> None
     raise AssertionError(f"timed out waiting until {what}")
 
 
+async def type_fast(pilot: Pilot[None], *keys: str) -> None:
+    """Press `keys` (characters, or Pilot's names of keys) as a fast typist does: one after
+    another, without Pilot's wait for the app to go idle after each (some 85 ms a key), then
+    let the app take them all. Each goes where the focus is when the app takes it, so the
+    focus must be where the keys belong before the first. A key a binding takes (Enter,
+    Ctrl+U) acts only once it has bubbled up to the app, after the text typed behind it has
+    gone in: keys of both kinds are sent apart."""
+    for key in keys:
+        if len(key) == 1:
+            key_event = events.Key(_character_to_key(key), key)
+        else:
+            key_event = events.Key(key, key_to_character(key))
+        pilot.app.post_message(key_event)
+    await pilot.pause()
+
+
 async def seated(
     connection: Connection,
     game: str,
@@ -57,9 +84,18 @@ async def seated(
     bots: str | None = None,
     public: bool = True,
     think_ms: int = 1000,
+    position: str | None = None,
 ) -> RoomModel:
-    """A room of `game` with this connection in `seat`; with `bots`, started against them."""
-    create = m.CreateRoom(game=game, seat=seat, board=board, public=public, bot_think_ms=think_ms)
+    """A room of `game` with this connection in `seat`, dealt `board` or set up at
+    `position`; with `bots`, started against them."""
+    create = m.CreateRoom(
+        game=game,
+        seat=seat,
+        board=None if position else board,
+        position=position,
+        public=public,
+        bot_think_ms=think_ms,
+    )
     joined = await connection.request(create)
     assert isinstance(joined, m.Joined)
     room = RoomModel.joined(joined)
@@ -81,8 +117,22 @@ async def command(pilot: Pilot[None], name: str) -> None:
     assert isinstance(listed, CommandsScreen)
     names = [each.name for each in listed.commands]
     assert name in names, names
-    await pilot.press(*["down"] * names.index(name), "enter")
+    options = listed.query_one(OptionList)
+    await until(pilot, lambda: options.has_focus, "the list had the keys")
+    await type_fast(pilot, *["down"] * names.index(name))
+    await until(pilot, lambda: options.highlighted == names.index(name), f"{name} was chosen")
+    await pilot.press("enter")
     await until(pilot, lambda: pilot.app.screen is not listed, f"{name} ran")
+
+
+async def type_line(pilot: Pilot[None], text: str) -> None:
+    """Type `text` in the room key by key, and press Enter: the first key as a person does,
+    which takes the keys to the chat line, and the rest as a fast typist does."""
+    chat = pilot.app.screen.query_one("#chat", Input)
+    await pilot.press(text[0])
+    await type_fast(pilot, *text[1:])
+    await until(pilot, lambda: chat.value == text, f"{text!r} was on the chat line")
+    await pilot.press("enter")
 
 
 def screen_of(app: ParlourApp) -> RoomScreen:
@@ -468,8 +518,12 @@ async def test_another_persons_undo_is_agreed_to_in_a_dialog(
         await bob.close()
 
 
+NEAR_THE_END = "BW.BBBB./BBBBBBBW/BBBBWWWW/BBWWWBWB/BBWWBWBB/BBWWWWWB/BB.WBWWB/.BBBBBWB B"
+"""Othello with five squares left and Black to move: a game over in a few moves."""
+
+
 async def test_c_shows_the_score_card_after_a_finished_game(connection: Connection) -> None:
-    room = await seated(connection, "othello", "black", bots="easy")
+    room = await seated(connection, "othello", "black", bots="easy", position=NEAR_THE_END)
     app = ParlourApp(connection, room)
     async with app.run_test(size=SCREEN) as pilot:
         screen = screen_of(app)
@@ -493,7 +547,7 @@ async def test_c_shows_the_score_card_after_a_finished_game(connection: Connecti
         assert (black["wins"], black["games"]) == (int(won), 1)
         rows = card.query_one("#by-player", DataTable)
         assert rows.row_count == 2
-        assert card.card.preset == "standard"
+        assert card.card.preset == "custom", "the card of the room's board, a position"
         best = card.card.best
         assert best is not None, "a first game's score is the best yet"
         assert (best["initials"], best["typed"], best["name"]) == ("AJ", True, "ann")
@@ -516,6 +570,14 @@ async def play_a_move(pilot: Pilot[None], app: ParlourApp) -> None:
     await until(pilot, lambda: screen.room.version > version and screen.room.my_turn, "replies")
 
 
+async def typed_in(pilot: Pilot[None], field: str, text: str) -> None:
+    """Type `text` into the dialog's `field` once it has the keys."""
+    box = pilot.app.screen.query_one(field, Input)
+    await until(pilot, lambda: box.has_focus, f"{field} had the keys")
+    await type_fast(pilot, *text)
+    await until(pilot, lambda: box.value == text, f"{text!r} was typed")
+
+
 async def test_v_saves_and_l_loads_the_game_back(connection: Connection) -> None:
     room = await seated(connection, "othello", "black", bots="easy")
     app = ParlourApp(connection, room)
@@ -525,7 +587,8 @@ async def test_v_saves_and_l_loads_the_game_back(connection: Connection) -> None
         saved = (list(screen.room.view["moves"]), screen.room.observation)
         await command(pilot, "Save")
         await until(pilot, lambda: isinstance(app.screen, SaveScreen), "the save dialog")
-        await pilot.press(*"my game", "enter")
+        await typed_in(pilot, "#save-name", "my game")
+        await pilot.press("enter")
         await until(pilot, lambda: "Saved as 'my game'" in status_text(app), "it saved")
         await pilot.press("f6")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked to be sure")
@@ -558,7 +621,8 @@ async def test_e_exports_to_a_file_and_i_imports_it(
         await until(pilot, lambda: screen.room.view["moves"] == [], "a new game began")
         await command(pilot, "Import")
         await until(pilot, lambda: isinstance(app.screen, ImportScreen), "the import dialog")
-        await pilot.press(*"nowhere.txt", "enter")
+        await typed_in(pilot, "#import-path", "nowhere.txt")
+        await pilot.press("enter")
         problem = app.screen.query_one("#import-problem", Label)
         await until(pilot, lambda: "cannot read" in str(problem.render()), "the problem")
         app.screen.query_one("#import-path", Input).value = str(written)

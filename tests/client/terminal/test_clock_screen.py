@@ -25,7 +25,7 @@ from parlour.protocol import messages as m
 from parlour.protocol.players import new_key
 from parlour.server import ParlourServer
 
-from .test_app import SCREEN, click_square, connection, screen_of, until
+from .test_app import SCREEN, click_square, connection, screen_of, type_fast, until
 from .test_clocks import Local
 
 __all__ = ["connection"]
@@ -51,9 +51,13 @@ async def bob(url: str) -> AsyncIterator[Connection]:
 
 
 async def clocked_game(
-    ann: Connection, bob: Connection, local: Local, control: dict[str, Any] = LIVE_5_3
+    ann: Connection,
+    bob: Connection,
+    local: Callable[[], float],
+    control: dict[str, Any] = LIVE_5_3,
 ) -> RoomModel:
-    """Othello on a clock: ann Black, bob White, started; ann's room on `local`."""
+    """Othello on a clock: ann Black, bob White, started; ann's room on `local` (a `Local`
+    the test turns, or the real clock)."""
     made = await ann.request(m.CreateRoom(game="othello", seat="black", time_control=control))
     assert isinstance(made, m.Joined)
     room = RoomModel.joined(made, now=local)
@@ -194,17 +198,21 @@ async def choose(pilot: Pilot[None], dialog: NewRoomScreen, select: str, words: 
     prompts = [str(overlay.get_option_at_index(i).prompt) for i in range(overlay.option_count)]
     now, target = overlay.highlighted or 0, prompts.index(words)
     key = "down" if target >= now else "up"
-    await pilot.press(*[key] * abs(target - now), "enter")
+    await type_fast(pilot, *[key] * abs(target - now))
+    await until(pilot, lambda: overlay.highlighted == target, f"{words} was highlighted")
+    await pilot.press("enter")
     await until(pilot, lambda: not overlay.has_focus, f"{words} chosen")
 
 
 async def typed(pilot: Pilot[None], dialog: NewRoomScreen, field: str, text: str) -> None:
-    """Empty a field and type `text` into it, key by key."""
+    """Empty a field (Ctrl+U) and type `text` into it key by key, as a fast typist does."""
     box = dialog.query_one(field, Input)
     box.focus()
-    await pilot.press("end", *["backspace"] * len(box.value))
-    await pilot.press(*["space" if char == " " else char for char in text])
-    assert box.value == text
+    await until(pilot, lambda: box.has_focus, f"{field} had the keys")
+    await type_fast(pilot, "end", "ctrl+u")
+    await until(pilot, lambda: box.value == "", f"{field} was emptied")
+    await type_fast(pilot, *text)
+    await until(pilot, lambda: box.value == text, f"{text!r} was in {field}")
 
 
 def refusal(dialog: NewRoomScreen) -> str:

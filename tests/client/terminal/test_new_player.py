@@ -20,7 +20,7 @@ from parlour.client.terminal.widgets import BoardView
 from parlour.protocol import messages as m
 from parlour.rules import GAMES
 
-from .test_app import SCREEN, command, screen_of, seated, status_text, until
+from .test_app import SCREEN, command, screen_of, seated, status_text, type_line, until
 
 
 @pytest.fixture
@@ -44,7 +44,7 @@ async def test_text_typed_on_the_board_goes_to_the_chat_and_opens_nothing(
         await until(pilot, lambda: isinstance(app.focused, BoardView), "the board had the keys")
         version = screen.room.version
         said = "hi all, Nice move! Is this On? Quite good"
-        await pilot.press(*said, "enter")
+        await type_line(pilot, said)
         await until(pilot, lambda: said in log_text(app), "it was said")
         assert app.screen is screen, "a dialog opened"
         assert screen.room.version == version and screen.room.status == "playing"
@@ -205,8 +205,13 @@ async def test_an_80_by_24_terminal_shows_every_game_whole(
             shown = screen.query_one(part).region
             assert shown.height > 0 and shown.bottom <= 22 and shown.right <= 80, part
         footer = screen.query_one(Footer)
-        keys = [key for key in footer.query(FooterKey) if key.region.width > 0]
-        assert keys and keys[0].key == "f1", "F1, which lists every command, comes first"
+
+        def keys_shown() -> list[FooterKey]:
+            return [key for key in footer.query(FooterKey) if key.region.width > 0]
+
+        await until(pilot, lambda: bool(keys_shown()), "the key bar was drawn")
+        keys = keys_shown()
+        assert keys[0].key == "f1", "F1, which lists every command, comes first"
         on_screen = {key.key for key in keys if key.region.right <= 80}
         assert {"f1", "f2", "f4", "f5", "f10"} <= on_screen, on_screen
 

@@ -123,7 +123,6 @@ async def step_through(pilot: Pilot[None], screen: ReplayScreen, states: list[An
         if ply:
             await pilot.press("right")
             await until(pilot, lambda ply=ply: screen.ply == ply, f"ply {ply}")  # type: ignore[misc]
-        await pilot.pause()
         check_ply(screen, ply, state)
     await pilot.press("right")
     assert screen.ply == len(states) - 1, "Right went past the end"
@@ -209,7 +208,7 @@ async def test_replay_is_offered_in_a_room_once_the_game_is_over(player: Connect
 
 
 async def test_an_oubliette_game_file_replays_as_the_rules_give_it(player: Connection) -> None:
-    text = random_game_file("oubliette", 40, seed=11, eject=1)
+    text = random_game_file("oubliette", 14, seed=11, eject=1)
     states = states_of(text)
     replay = await ask_replay(player, m.Replay(text=text))
     app = ReplayApp(replay)
@@ -274,7 +273,7 @@ async def test_parlour_replay_of_a_file_needs_no_server(
     every connection, it opens, and every move steps through as the rules give it."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     path = tmp_path / "game.txt"
-    text = random_game_file("othello", 20, seed=4)
+    text = random_game_file("othello", 10, seed=4)
     path.write_text(text)
     states = states_of(text)
     shown: list[tuple[str, int]] = []
@@ -291,7 +290,7 @@ async def test_parlour_replay_of_a_file_needs_no_server(
         refusing.bind(("127.0.0.1", 0))
         server = f"127.0.0.1:{refusing.getsockname()[1]}"
         assert await asyncio.to_thread(main, ["replay", str(path), "--server", server]) == 0
-        assert shown == [("othello", 20)]
+        assert shown == [("othello", 10)]
         assert await asyncio.to_thread(main, ["replay", str(path)]) == 0
         assert len(shown) == 2
         path.write_text('[Game "tribolo"]\n\n1. blue z99\n')

@@ -20,6 +20,8 @@ from tests.tlsfiles import TlsFiles
 
 WAIT = 60.0
 """Seconds for the server, its bot workers and the client to come up on a busy machine."""
+POLL = 0.1
+"""Seconds between looks at the screen."""
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -53,7 +55,7 @@ class Tmux:
             shown = self.screen()
             if re.search(pattern, shown):
                 return shown
-            time.sleep(0.25)
+            time.sleep(POLL)
         raise AssertionError(f"{pattern!r} never showed; the screen:\n{self.screen()}")
 
 
@@ -108,7 +110,7 @@ def test_parlour_play_tribolo_draws_a_board_in_a_terminal(tmux: Tmux) -> None:
             tmux.screen()
         except subprocess.CalledProcessError:
             return
-        time.sleep(0.25)
+        time.sleep(POLL)
     raise AssertionError("F10, Tab and Enter did not quit")
 
 
@@ -155,7 +157,7 @@ async def wait_for(terminal: Tmux, pattern: str, target: str = "play") -> str:
         shown = terminal.screen(target)
         if re.search(pattern, shown):
             return shown
-        await asyncio.sleep(0.25)
+        await asyncio.sleep(POLL)
     raise AssertionError(f"{pattern!r} never showed; the screen:\n{terminal.screen(target)}")
 
 

@@ -5,7 +5,6 @@ question nobody here asked waits until the line being typed is sent."""
 import asyncio
 from typing import Any
 
-from textual.pilot import Pilot
 from textual.screen import ModalScreen
 from textual.widgets import Input, RichLog
 
@@ -16,7 +15,7 @@ from parlour.client.terminal.room import RoomModel
 from parlour.client.terminal.widgets import BoardView, SeatsPanel
 from parlour.protocol import messages as m
 
-from .test_app import SCREEN, click_square, screen_of, until
+from .test_app import SCREEN, click_square, screen_of, type_line, until
 
 SENTENCES = (
     "Sorry, my cat walked on the keys",
@@ -55,11 +54,6 @@ async def chat_heard(bob: Connection, count: int) -> list[str]:
         if isinstance(event, m.ChatLine):
             heard.append(event.text)
     return heard
-
-
-async def type_line(pilot: Pilot[None], text: str) -> None:
-    """Type `text` key by key, as a person does, and press Enter."""
-    await pilot.press(*[char if char != " " else "space" for char in text], "enter")
 
 
 def no_dialog(app: ParlourApp) -> bool:

@@ -12,7 +12,7 @@ class Fault(StrEnum):
     NODE_KILL = "node kill"
     """SIGKILL a node; a new one is started in its place."""
     NODE_PAUSE = "node pause"
-    """SIGSTOP a node for twice the lease, then SIGCONT."""
+    """SIGSTOP a node for a while (twice the lease by default), then SIGCONT."""
     REDIS_KILL = "redis kill"
     """SIGKILL Redis, then start it again from its append-only file on the same port."""
     PROXY_RESET = "proxy reset"
@@ -44,6 +44,8 @@ class Settings:
     settle: float = 3.0
     """Seconds past the bound that a round waits for rooms to move again."""
     blackhole_seconds: float = 5.0
+    pause: float | None = None
+    """Seconds a paused node stays paused; None: twice the lease."""
     redis_down: tuple[float, float] = (1.5, 3.0)
     tail: float = 2.0
     """Seconds of play after the last round, before the final views are read."""
@@ -74,7 +76,7 @@ class Settings:
 
     @property
     def pause_seconds(self) -> float:
-        return 2 * self.lease
+        return 2 * self.lease if self.pause is None else self.pause
 
 
 def schedule(rounds: int, rng: random.Random) -> list[Fault]:
