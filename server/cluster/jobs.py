@@ -19,8 +19,9 @@ from typing import Any, Final
 
 import msgpack
 
+from parlour.botworker import Report
+
 from ..turns import Job
-from ..workers import Report
 
 VERSION: Final = 1
 GROUP: Final = "workers"

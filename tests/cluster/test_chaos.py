@@ -30,15 +30,15 @@ from .processes import REDIS_SERVER
 SETTINGS = Settings(
     nodes=3,
     lease=2.0,
-    othello_rooms=4,
+    othello_rooms=3,
     tribolo_rooms=1,
     seed=7,
-    calm=(0.5, 1.0),
+    calm=(0.3, 0.6),
     settle=1.0,
     blackhole_seconds=2.5,
     pause=2.5,
     redis_down=(1.0, 1.5),
-    tail=0.5,
+    tail=0.3,
     final_timeout=8.0,
 )
 """A short run: a node is cut off or paused for longer than its lease all the same."""

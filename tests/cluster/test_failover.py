@@ -13,7 +13,7 @@ from .players import Person, check_acknowledged, play, until_turn
 from .processes import Node, RedisProcess, http_get, metric, metric_reaching, until_health
 
 LEASE = "2"
-NUMLO_6X6 = {"rows": 6, "cols": 6, "tiles": 2, "valued": 4}
+NUMLO_6X6: dict[str, int | str] = {"rows": 6, "cols": 6, "tiles": 2, "valued": 4}
 """A short Numlo: on board 1, with blue and red playing their first legal move, a game of 20
 or 21 moves whatever the bot plays, so that play goes on across each fault."""
 METRIC_TIMEOUT = 10.0

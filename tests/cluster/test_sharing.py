@@ -10,7 +10,7 @@ from .conftest import StartNode, start_nodes
 from .proxy import TcpProxy
 
 GAME_TIMEOUT = 120.0
-SMALL_TRIBOLO = {"rows": 6, "cols": 6, "blocked": 2, "tiles": 2}
+SMALL_TRIBOLO: dict[str, int | str] = {"rows": 6, "cols": 6, "blocked": 2, "tiles": 2}
 """On board 2, a game of 28 moves when each seat plays its first legal move."""
 PING = 1.0
 """The edge node's ping interval, seconds: how soon it knows a connection's lag."""
