@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from parlour.server import ParlourServer
+from parlour.server.room import Room
 from tests.tlsfiles import TlsFiles
 
 WAIT = 60.0
@@ -136,6 +137,7 @@ async def test_quitting_and_coming_back_with_the_same_command(
         command = re.search(printed, back)
         assert command is not None and code in command.group(1)
         room = next(iter(server.lobby.rooms.values()))
+        await until_left(room)
         assert room.seats[0].conn is None and room.host_conn is None
         seats_file = tmp_path / "parlour" / "seats.json"
         assert stat.S_IMODE(seats_file.stat().st_mode) == 0o600
@@ -159,6 +161,14 @@ async def wait_for(terminal: Tmux, pattern: str, target: str = "play") -> str:
             return shown
         await asyncio.sleep(POLL)
     raise AssertionError(f"{pattern!r} never showed; the screen:\n{terminal.screen(target)}")
+
+
+async def until_left(room: Room) -> None:
+    """Let the server in this process notice a quit client's connection close (the client
+    prints its come-back command as it closes, not once the server has seen it)."""
+    deadline = time.monotonic() + WAIT
+    while room.seats[0].conn is not None and time.monotonic() < deadline:
+        await asyncio.sleep(POLL)
 
 
 async def test_over_wss_the_printed_commands_come_back_over_wss(
@@ -197,10 +207,12 @@ async def test_over_wss_the_printed_commands_come_back_over_wss(
         assert back is not None and found.group(2) in back.group(1)
         assert (back.group(2), back.group(3)) == (server, str(tls_files.ca))
         room = next(iter(tls_server.lobby.rooms.values()))
+        await until_left(room)
         assert room.host_conn is None
         command = f"XDG_DATA_HOME={tmp_path / 'ann'} {back.group(1)}"
         terminal.run("send-keys", "-t", "play", command, "Enter")
         await wait_for(terminal, r"Black: ann \(you\)")
+        await wait_for(terminal, r"Fill")
         assert room.host_conn is not None and room.host_conn == room.seats[0].conn
     finally:
         subprocess.run(
