@@ -35,11 +35,13 @@ def up(nodes: list[Node], first: Node) -> list[int]:
     return [node.port for node in alive]
 
 
-async def hosted_game(owner: Node) -> tuple[Client, str]:
-    """A short Numlo room made on `owner`: blue and red for people, green a bot; not
-    started."""
+async def hosted_game(owner: Node, *, short: bool = True) -> tuple[Client, str]:
+    """A Numlo room made on `owner`, short or on the standard board: blue and red for
+    people, green a bot; not started."""
     host = await Client.open(owner.port, "Host")
     create = m.CreateRoom(game="numlo", seat=None, board=1, options=NUMLO_6X6)
+    if not short:
+        create = m.CreateRoom(game="numlo", seat=None, board=3)
     joined = await host.request(create)
     assert isinstance(joined, m.Joined)
     ref = joined.room["room"]
@@ -118,7 +120,8 @@ async def test_redis_lost_mid_game_refuses_changes_then_play_goes_on(
     start: StartNode, redis_server: RedisProcess
 ) -> None:
     nodes = await start_nodes(start, 2, "--lease", LEASE)
-    host, ref = await hosted_game(nodes[0])
+    # The standard board: a short game was once over before the fault.
+    host, ref = await hosted_game(nodes[0], short=False)
     ann = await seat(nodes[0], "Ann", ref, "blue", nodes)
     bob = await seat(nodes[1], "Bob", ref, "red", nodes)
     await start_and_leave(host, ref)
