@@ -14,8 +14,8 @@ joined through the others. People move a random legal move 0.15 to 0.35 s into t
 turn; a finished game is followed by a fresh room. Each round plays 1.5 to 3 s, then
 injects one fault, drawn with `--seed` (every kind once in a shuffled order, then again):
 
-- node kill: SIGKILL a node (a new one takes its place); its people come back through
-  other nodes with their seat tokens;
+- node kill: SIGKILL a node (a new one takes its place before the next round); its people
+  come back through other nodes with their seat tokens;
 - node pause: SIGSTOP a node for twice the lease, then SIGCONT;
 - redis kill: SIGKILL Redis, start it again from its append-only file 1.5 to 3 s later;
 - proxy reset: reset every connection between one node and Redis;

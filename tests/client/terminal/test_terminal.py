@@ -47,8 +47,10 @@ class Tmux:
         )
         return done.stdout
 
-    def screen(self, target: str = "play") -> str:
-        return self.run("capture-pane", "-p", "-t", target)
+    def screen(self, target: str = "play", *, joined: bool = False) -> str:
+        """What `target` shows; `joined` puts a line the terminal wrapped back together, as
+        a shell's long printed command is when copied."""
+        return self.run("capture-pane", "-p", *(["-J"] if joined else []), "-t", target)
 
     def wait_for(self, pattern: str) -> str:
         deadline = time.monotonic() + WAIT
@@ -133,7 +135,7 @@ async def test_quitting_and_coming_back_with_the_same_command(
         await wait_for(terminal, r"Your seats stay yours: come back with")
         terminal.run("send-keys", "-t", "play", "Tab", "Enter")
         printed = r"Come back with:  (\S+ -m parlour join \S+ --server \S+)"
-        back = await wait_for(terminal, printed)
+        back = await wait_for(terminal, printed, joined=True)
         command = re.search(printed, back)
         assert command is not None and code in command.group(1)
         room = next(iter(server.lobby.rooms.values()))
@@ -152,11 +154,13 @@ async def test_quitting_and_coming_back_with_the_same_command(
         )
 
 
-async def wait_for(terminal: Tmux, pattern: str, target: str = "play") -> str:
+async def wait_for(
+    terminal: Tmux, pattern: str, target: str = "play", *, joined: bool = False
+) -> str:
     """The screen once `pattern` shows on it, letting the server in this process run."""
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
-        shown = terminal.screen(target)
+        shown = terminal.screen(target, joined=joined)
         if re.search(pattern, shown):
             return shown
         await asyncio.sleep(POLL)
@@ -203,7 +207,7 @@ async def test_over_wss_the_printed_commands_come_back_over_wss(
         await wait_for(terminal, r"Your seats stay yours: come back with")
         terminal.run("send-keys", "-t", "play", "Tab", "Enter")
         printed = r"Come back with:  (\S+ -m parlour join \S+ --server (\S+) --ca (\S+))"
-        back = re.search(printed, await wait_for(terminal, printed))
+        back = re.search(printed, await wait_for(terminal, printed, joined=True))
         assert back is not None and found.group(2) in back.group(1)
         assert (back.group(2), back.group(3)) == (server, str(tls_files.ca))
         room = next(iter(tls_server.lobby.rooms.values()))

@@ -59,6 +59,9 @@ class Chaos:
         """Rooms that did not move again after a fault, and the version they stopped at."""
         self.crashes: list[Violation] = []
         """Nodes that exited though no fault killed them."""
+        self.gone: set[int] = set()
+        """The places of nodes gone and accounted for (a fault killed them, or their
+        crash was noted), not started again yet."""
 
     async def run(self, kinds: Sequence[Fault]) -> Report:
         """Start the cluster and play, one round for each of `kinds`, then read every
@@ -75,9 +78,9 @@ class Chaos:
             tasks = [asyncio.create_task(table.run()) for table in self.tables]
             await self._until_playing()
             for number, kind in enumerate(kinds, 1):
-                self.rounds.append(await self._round(number, kind))
+                self.rounds.append(await self._round(number, kind, last=number == len(kinds)))
             await asyncio.sleep(self.settings.tail)
-            await self._replace_dead("the end")
+            await self._replace_dead("the end", replace=False)
             await self._wind_down(tasks)
             finals = await self._final_views()
             report = judge(self.settings, self.recorder, self.rounds, finals, self._seats())
@@ -110,8 +113,9 @@ class Chaos:
             if task.done() and not task.cancelled() and task.exception() is not None:
                 raise RuntimeError("a table of the chaos run failed") from task.exception()
 
-    async def _round(self, number: int, kind: Fault) -> Round:
-        """Play a while, inject one fault, and wait until the rooms move again."""
+    async def _round(self, number: int, kind: Fault, *, last: bool) -> Round:
+        """Play a while, inject one fault, and wait until the rooms move again; then, unless
+        it is the `last` round, start a node in the place of each that is gone."""
         await asyncio.sleep(self.rng.uniform(*self.settings.calm))
         slot = self._target()
         target = "redis" if kind == Fault.REDIS_KILL else slot.name
@@ -122,22 +126,24 @@ class Chaos:
         fault.end_at = time.monotonic()
         self.say(self._told(fault))
         self.stuck.update(self.recorder.unmoved(fault.affected))
-        killed = slot if fault.kind == Fault.NODE_KILL else None
-        await self._replace_dead(fault.title, killed)
+        await self._replace_dead(fault.title, replace=not last)
         return fault
 
-    async def _replace_dead(self, when: str, killed: Slot | None = None) -> None:
-        """Start a node in the place of each that is gone; one that exited though no
-        fault killed it is a violation."""
+    async def _replace_dead(self, when: str, *, replace: bool) -> None:
+        """Note each node that exited though no fault killed it (a violation); start a node
+        in the place of each that is gone if told to `replace` them."""
         for slot in self.cluster.slots:
             if slot.live:
                 continue
-            if slot is not killed:
+            if slot.number not in self.gone:
                 code = slot.node.process.returncode
                 log = self.cluster.log(slot.number, slot.started)
                 text = f"{slot.name} exited by itself (code {code}) by {when}; its log: {log}"
                 self.crashes.append(Violation("crashed", CALM, text))
-            await self.cluster.replace(slot)
+                self.gone.add(slot.number)
+            if replace:
+                await self.cluster.replace(slot)
+                self.gone.discard(slot.number)
 
     def _target(self) -> Slot:
         """A node to fault, drawn from those some table's connections go through (a node
@@ -148,11 +154,13 @@ class Chaos:
 
     async def _inject(self, fault: Round, slot: Slot) -> None:
         """Do the fault (a node killed is replaced once the rooms have moved again, so
-        that a node starting takes no CPU from the failover timed)."""
+        that a node starting takes no CPU from the failover timed, and only if another
+        round follows)."""
         settings = self.settings
         match fault.kind:
             case Fault.NODE_KILL:
                 self._mark(fault)
+                self.gone.add(slot.number)
                 await slot.node.kill()
             case Fault.NODE_PAUSE:
                 self._cut_off(fault, slot)

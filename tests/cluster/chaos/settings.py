@@ -10,7 +10,7 @@ class Fault(StrEnum):
     """The faults a round may inject."""
 
     NODE_KILL = "node kill"
-    """SIGKILL a node; a new one is started in its place."""
+    """SIGKILL a node; a new one is started in its place before the next round."""
     NODE_PAUSE = "node pause"
     """SIGSTOP a node for a while (twice the lease by default), then SIGCONT."""
     REDIS_KILL = "redis kill"
