@@ -249,7 +249,7 @@ class RoomScreen(Screen[None]):
         room = self.room
         playing = " and ".join(title(colour) for colour in room.playing)
         watching = f"playing {playing}" if playing else "watching"
-        self.app.sub_title = f"{room.game.capitalize()}, {watching}"
+        self.sub_title = f"{room.game.capitalize()}, {watching}"
         if board:
             had_board = self.query_one(BoardView).board is not None
             self.query_one(BoardView).show(room.observation or self._preview(), room.seat)

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static
 
@@ -69,13 +70,18 @@ class LobbyScreen(Screen[None]):
         try:
             answer = await self.connection.request(m.ListRooms())
         except (RefusedError, ConnectionLostError) as error:
-            self.query_one("#status", Static).update(f"Cannot list the rooms: {error}")
+            answer = error
+        try:
+            table, status = self.query_one(DataTable), self.query_one("#status", Static)
+        except NoMatches:
+            return  # the screen was taken down while the list was on its way
+        if isinstance(answer, Exception):
+            status.update(f"Cannot list the rooms: {answer}")
             return
         if not isinstance(answer, m.Rooms):
             return
         chosen = self._chosen()
         self.rooms = [room for room in answer.rooms if _is_summary(room)]
-        table = self.query_one(DataTable)
         table.clear()
         for room in self.rooms:
             seats = ", ".join(seat_summary(seat) for seat in room["seats"])
@@ -101,7 +107,7 @@ class LobbyScreen(Screen[None]):
         if chosen is not None and chosen["room"] in ids:
             table.move_cursor(row=ids.index(chosen["room"]))
         count = len(self.rooms)
-        self.query_one("#status", Static).update(
+        status.update(
             f"{count} public room{'s' if count != 1 else ''}. Enter joins a free seat, W watches;"
             " N: a new room, L: leaderboards, M: your games, A: your account."
             if count

@@ -209,6 +209,32 @@ async def test_the_lobby_and_the_score_card_show_ratings(player: Connection) -> 
         assert "ann (you)" in expected
 
 
+async def test_a_lobby_refresh_answered_after_a_room_is_entered_leaves_the_client_running(
+    player: Connection, url: str
+) -> None:
+    """The lobby's refresh still on its way when a room's screen has taken the lobby's
+    place (its timer fired as a room was entered): the list of rooms comes back to a
+    screen gone, and the client goes on in the room."""
+    bob = await Connection.open(url, "bob", retry_delays=(0.05,))
+    try:
+        made = await bob.request(m.CreateRoom(game="othello", seat="black"))
+        assert isinstance(made, m.Joined)
+        app = ParlourApp(player)
+        async with app.run_test(size=SCREEN) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby showed")
+            lobby = app.screen
+            assert isinstance(lobby, LobbyScreen)
+            await until(pilot, lambda: len(lobby.rooms) == 1, "the room was listed")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, RoomScreen), "the room opened")
+            lobby.action_refresh()
+            assert isinstance(await player.request(m.ListRooms()), m.Rooms)  # answered after
+            await pilot.pause()
+            assert app.is_running and screen_of(app).room.playing == ["white"]
+    finally:
+        await bob.close()
+
+
 async def test_the_leaderboard_shows_what_the_server_sends_computers_marked(
     player: Connection,
 ) -> None:

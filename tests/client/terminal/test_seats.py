@@ -88,7 +88,7 @@ async def test_three_people_at_one_terminal_play_tribolo_to_the_end(
     app = ParlourApp(connection, room)
     async with app.run_test(size=SCREEN) as pilot:
         screen = screen_of(app)
-        assert app.sub_title == "Tribolo, playing Blue and Red and Green"
+        assert screen.sub_title == "Tribolo, playing Blue and Red and Green"
         names = {"blue": "ann", "red": "Bea", "green": "Cy"}
         while screen.room.status == "playing":
             mover = screen.room.to_move
