@@ -67,6 +67,7 @@ class LobbyScreen(Screen[None]):
         self.run_worker(self._load(), group="lobby", exclusive=True)
 
     async def _load(self) -> None:
+        answer: m.ServerMessage | RefusedError | ConnectionLostError
         try:
             answer = await self.connection.request(m.ListRooms())
         except (RefusedError, ConnectionLostError) as error:
