@@ -127,11 +127,12 @@ async def fetch(
             connection = http.client.HTTPConnection(host, int(port), timeout=10)
         try:
             connection.request("GET", slash + path, headers=dict(headers or {}))
-            response = connection.getresponse()
             certificate = None
             if isinstance(connection, http.client.HTTPSConnection):
+                # Read before the response: one that closes the connection takes the socket.
                 assert isinstance(connection.sock, ssl.SSLSocket)
                 certificate = connection.sock.getpeercert(binary_form=True)
+            response = connection.getresponse()
             return Reply(response.status, response.headers, response.read(), certificate)
         finally:
             connection.close()

@@ -19,8 +19,8 @@ ROOMS_EACH = 3
 """Rooms a pair of players share: a connection may host three rooms at once."""
 MOVES = 20
 """Moves played in each room."""
-KILLS = 3
-"""Nodes killed, one each time another quarter of all the moves has been played: the
+KILLS = 2
+"""Nodes killed, one each time another third of all the moves has been played: the
 games outlast the kills however fast or slow the machine is."""
 TIMEOUT = 300.0
 

@@ -364,7 +364,7 @@ def test_a_name_another_player_holds_is_asked_again_on_the_same_connection(
 # Ratings, My games, the leaderboard, replays.
 
 
-def test_a_rated_game_shows_ratings_its_changes_my_games_the_leaderboard_and_its_replay(
+def test_a_rated_game_shows_ratings_their_changes_the_score_card_and_its_replay(
     open_player: Any, output_dir: Path
 ) -> None:
     ann: Player = open_player("Ann")
@@ -467,6 +467,22 @@ def test_a_rated_game_shows_ratings_its_changes_my_games_the_leaderboard_and_its
     page.click("#replay-back")
     page.wait_for_url(re.compile(r"/r/[^#]+$"))
     ann.wait("!room.replayView && !document.querySelector('section.room').hidden")
+
+
+def test_my_games_and_the_leaderboard_show_a_finished_rated_game(
+    open_player: Any, output_dir: Path
+) -> None:
+    ann: Player = open_player("Ann")
+    page = ann.page
+    ref = make_room(
+        ann, "tribolo", SMALL, {"blue": "you", "red": "easy", "green": "easy"}, SMALL_BOARD
+    )
+    page.click("[data-action=start]")
+    ann.play_out()
+    page.wait_for_selector("#game-over #initials-form")
+    page.click("#initials-skip")
+    ann.wait("room.view.rating_changes")
+    positions = positions_of(request(ann, {"type": "export_game", "room": ref})["text"])
 
     # My games: the finished game with its result, rating change and replay.
     page.click("text=Back to the lobby")
