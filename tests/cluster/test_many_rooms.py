@@ -1,4 +1,4 @@
-"""Dozens of rooms spread over three nodes while nodes are killed at random and replaced:
+"""Two dozen rooms spread over three nodes while nodes are killed at random and replaced:
 afterwards every acknowledged move is in its room exactly once, where it was played."""
 
 import asyncio
@@ -14,10 +14,10 @@ from .conftest import StartNode, start_nodes
 from .players import LOST, RETRY_PAUSE, Reconnecting
 from .processes import Node
 
-PAIRS = 12
+PAIRS = 8
 ROOMS_EACH = 3
 """Rooms a pair of players share: a connection may host three rooms at once."""
-MOVES = 20
+MOVES = 16
 """Moves played in each room."""
 KILLS = 2
 """Nodes killed, one each time another third of all the moves has been played: the
