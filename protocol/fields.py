@@ -194,6 +194,11 @@ class EchoedId(FieldSpec):
 
     def read(self, name: str, value: object) -> str | int:
         if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                words = f"'{name}' is not valid Unicode: it cannot be sent back"
+                raise bad_field(name, words) from None
             return value
         return Integer().read(name, value)
 

@@ -358,12 +358,25 @@ def test_the_client_will_not_send_a_value_outside_the_schema(codec: Codec) -> No
     assert caught.value.code == ErrorCode.BAD_MESSAGE
 
 
-def test_every_refusal_is_a_frame_that_can_be_sent() -> None:
+@pytest.mark.parametrize(
+    "frame",
+    [
+        '{"type":"\\ud800"}',
+        '{"type":"list_rooms","id":"\\ud800"}',
+        '{"type":"list_rooms","id":"a\\udfffb","x":"\\ud800"}',
+        '{"type":"move","id":"\\ud800","room":"r","version":0,"move":"d3"}',
+    ],
+    ids=["type", "id", "id-and-field", "id-of-a-move"],
+)
+def test_every_refusal_is_a_frame_that_can_be_sent(frame: str) -> None:
+    """An id holding a lone surrogate cannot be carried back: refused without an id."""
     session = greeted(JsonCodec())
-    result = refusal(session.receive('{"type":"\\ud800"}', 0.0), ErrorCode.BAD_MESSAGE)
-    frame = session.send(result.error)
-    assert isinstance(frame, str)
-    frame.encode("utf-8")
+    result = refusal(session.receive(frame, 0.0), ErrorCode.BAD_MESSAGE)
+    sent = session.send(result.error)
+    assert isinstance(sent, str)
+    sent.encode("utf-8")
+    if "id" in frame:
+        assert result.error.id is None
 
 
 def test_a_hello_refused_for_its_name_may_be_sent_again(codec: Codec) -> None:

@@ -57,6 +57,25 @@ async def raw_connection(server: ParlourServer, first: str) -> tuple[Any, m.Erro
     return websocket, error
 
 
+async def test_an_id_that_cannot_be_sent_back_is_refused_without_it(
+    server: ParlourServer,
+) -> None:
+    """A JSON id holding a lone surrogate: `bad_message` with no id, the connection open."""
+    async with connect(
+        f"ws://127.0.0.1:{server.port}/ws",
+        subprotocols=["parlour.v1.json"],  # type: ignore[list-item]
+    ) as websocket:
+        await websocket.send('{"type":"hello","version":1,"name":"Ann","id":1}')
+        assert json.loads(await websocket.recv())["type"] == "welcome"
+        for frame in ('{"type":"list_rooms","id":"\\ud800"}', '{"type":"x","id":"a\\udc00"}'):
+            await websocket.send(frame)
+            error = json.loads(await websocket.recv())
+            assert (error["type"], error["code"]) == ("error", "bad_message")
+            assert "id" not in error
+        await websocket.send('{"type":"list_rooms","id":2}')
+        assert json.loads(await websocket.recv()) == {"type": "rooms", "id": 2, "rooms": []}
+
+
 async def test_a_message_before_hello_closes_with_1008(server: ParlourServer) -> None:
     websocket, error = await raw_connection(server, '{"type": "list_rooms", "id": 7}')
     assert (error.code, error.id) == ("hello_first", 7)
