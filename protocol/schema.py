@@ -26,6 +26,7 @@ from parlour.rules.oubliette import OublietteGame
 from parlour.rules.tripppin import DIRECTION_NAMES, TripppinGame
 
 from . import timecontrol as tc
+from .endings import ENDINGS
 from .fields import MAX_OPTIONS, Integer, Text, integer_schema, text_pattern
 from .messages import (
     CLIENT_MESSAGES,
@@ -261,9 +262,11 @@ def _room_view() -> Schema:
         "yours": COLOURS,
         "rated": BOOLEAN,
         "flagged": COLOURS,
+        "resigned": COLOURS,
         "winners": COLOURS,
     }
     optional = {
+        "ended": {"enum": list(ENDINGS)},
         "coin": ref("coin"),
         "state": ref("observation"),
         "you": COLOUR,

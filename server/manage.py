@@ -151,7 +151,7 @@ def game_file_of(room: Room) -> GameFile:
         tags["Result"] = ", ".join(
             f"{seat.colour} {score}" for seat, score in zip(room.seats, scores, strict=True)
         )
-    if room.flagged:
-        tags["Termination"] = "; ".join(f"{colour} ran out of time" for colour in room.flagged)
+    if room.out:
+        tags["Termination"] = "; ".join(f"{colour} ran out of time" for colour in room.out)
     start: int | str = room.position if room.position is not None else room.board
     return game_file(room.game, room.options, start, room.moves, tags, seat_changes=room.seat_log)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from parlour.protocol import ProtocolError
+from parlour.protocol.endings import FLAG, PLAYED
 from parlour.protocol.timecontrol import NONE, read_time_control
 from parlour.rules import GAMES, RulesError
 from parlour.rules.gamefile import SeatChange
@@ -79,7 +80,9 @@ def room_record(room: Room, *, history: bool = True) -> dict[str, Any]:
         "rating_changes": room.rating_changes,
         "time_control": room.time_control.describe(),
         "clock": None if room.clock is None else room.clock.record(),
-        "flagged": [[colour, rated_as] for colour, rated_as in room.flagged.items()],
+        "flagged": [[colour, rated_as] for colour, rated_as in room.out.items()],
+        "resigned": sorted(room.resigned),
+        "ended": room.ended,
         "winners": list(room.winners),
         "seats": [
             {
@@ -136,7 +139,8 @@ def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
         state = initial
         for move in moves:
             state = state.play_text(move)
-        if state.is_over != (status is Status.FINISHED):
+        ended_early = status is Status.FINISHED and _ended(record) != PLAYED
+        if state.is_over != (status is Status.FINISHED) and not ended_early:
             raise RecordError(f"room {record['id']!r}: the moves do not end as recorded")
     elif moves:
         raise RecordError(f"room {record['id']!r}: moves in a game not started")
@@ -188,10 +192,19 @@ def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
         time_control=read_time_control("time_control", record.get("time_control", {"kind": NONE})),
         clock=_clock(record.get("clock"), len(seats)),
         winners=[str(colour) for colour in record.get("winners", [])],
-        flagged={
-            str(colour): _optional_text(rated) for colour, rated in record.get("flagged", [])
-        },
+        out={str(colour): _optional_text(rated) for colour, rated in record.get("flagged", [])},
+        resigned={str(colour) for colour in record.get("resigned", [])},
+        ended=_ended(record),
     )
+
+
+def _ended(record: dict[str, Any]) -> str | None:
+    """How the record's game ended; a record kept before rooms said so ended by the rules,
+    or by a flag."""
+    ended = _optional_text(record.get("ended"))
+    if ended is not None or record.get("status") != Status.FINISHED.value:
+        return ended
+    return FLAG if record.get("flagged") else PLAYED
 
 
 def _clock(value: Any, seats: int) -> Clock | None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from parlour.protocol.endings import PLAYED
 from parlour.protocol.timecontrol import TimeControl
 from parlour.rules import Game, State
 from parlour.rules.gamefile import SeatChange
@@ -260,10 +261,15 @@ class Room:
     clock: Clock | None = None
     """The game's clock, while a game with a time control is played (protocol.md 2.12)."""
     winners: list[str] = field(default_factory=list)
-    """The colours that won the game just finished (a game ended by a flag too)."""
-    flagged: dict[str, str | None] = field(default_factory=dict)
-    """The seats that ran out of time this game, in order, each with whom the game rated
-    it as then (its player, or None)."""
+    """The colours that won the game just finished, however it ended."""
+    out: dict[str, str | None] = field(default_factory=dict)
+    """The seats out of this game, in order (they finish last, the first last of all): run
+    out of time, or resigned; each with whom the game rated it as then (its player, or
+    None)."""
+    resigned: set[str] = field(default_factory=set)
+    """Which seats of `out` resigned: the rest ran out of time."""
+    ended: str | None = None
+    """How the game just finished ended (`parlour.protocol.endings`); None while played."""
     now_ms: Callable[[], int] = field(default=lambda: int(time.time() * 1000), repr=False)
     """Unix milliseconds, for the clock: the lobby's wall clock once it holds the room."""
     _observed: tuple[State[Any] | None, dict[int | None, dict[str, Any]]] = field(
@@ -332,7 +338,7 @@ class Room:
         if self.unrated_by is not None:
             return self.unrated_by
         for seat in self.seats:
-            if seat.colour in self.flagged:
+            if seat.colour in self.out:
                 continue  # the computer plays on for a seat out of time; it counts as last
             if seat.colour in self.stood_in:
                 return f"the computer stood in for {seat.name or seat.colour}"
@@ -356,7 +362,7 @@ class Room:
                 )
             if seat.player is None:
                 return f"{seat.name} plays as a guest"
-            if seat.holder is not Holder.HUMAN and seat.colour not in self.flagged:
+            if seat.holder is not Holder.HUMAN and seat.colour not in self.out:
                 return f"the computer plays {seat.name}'s seat"
         players = [seat.player for seat in people]
         if len(set(players)) < len(players):
@@ -381,9 +387,11 @@ class Room:
         self.start_clock()
 
     def start_clock(self) -> None:
-        """A new game's clock, the first to move's time running; none without a time
-        control."""
-        self.flagged = {}
+        """A new game's clock, the first to move's time running (none without a time
+        control), and nobody out of it yet."""
+        self.out = {}
+        self.resigned = set()
+        self.ended = PLAYED if self.status is Status.FINISHED else None
         state = self.state
         if not self.time_control.clocked or state is None or self.status is not Status.PLAYING:
             self.clock = None
@@ -455,8 +463,10 @@ class Room:
             "unrated": self.why_unrated(),
             "rating_changes": self.rating_changes,
             "clock": self.clock_view(),
-            "flagged": list(self.flagged),
+            "flagged": [colour for colour in self.out if colour not in self.resigned],
+            "resigned": [colour for colour in self.out if colour in self.resigned],
             "winners": list(self.winners),
+            "ended": self.ended,
         }
 
     def viewpoint(self, seat: Seat | None) -> int | None:
@@ -478,4 +488,11 @@ class Room:
             self._observed = (state, made)
         if index not in made:
             made[index] = state.observation(index)
+        if self.status is Status.FINISHED and not state.is_over:
+            return made[index] | self.end_shown()
         return made[index]
+
+    def end_shown(self) -> dict[str, Any]:
+        """What an observation says of a game that ended before its rules ended it (a flag,
+        a resignation, a draw agreed, an abort): over, as a game played out says it."""
+        return {"over": True, "to_move": None, "legal_moves": [], "winners": list(self.winners)}

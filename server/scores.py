@@ -126,19 +126,19 @@ def preset_of(options: dict[str, Any], position: str | None = None) -> str:
 
 def result_of(room: Room, record: str = "") -> Result:
     """The result of `room`'s finished game, whose game file is `record`: played out, or
-    ended by the clock (`room.flagged`)."""
+    ended by the clock (`room.out`)."""
     state = room.state
-    assert state is not None and (state.is_over or room.flagged)
-    flagged = tuple(room.game.seats.index(colour) for colour in room.flagged)
+    assert state is not None and (state.is_over or room.out)
+    flagged = tuple(room.game.seats.index(colour) for colour in room.out)
     winners = winners_of(room, flagged)
     scores = state.scores()
     seats = []
     for index, seat in enumerate(room.seats):
         outcome = "loss" if index not in winners else "win" if len(winners) == 1 else "tie"
-        out_of_time = seat.colour in room.flagged
+        out_of_time = seat.colour in room.out
         changed = seat.colour in room.changed_hands and not out_of_time
         person = (seat.holder is Holder.HUMAN or out_of_time) and not changed
-        rated_as = room.flagged[seat.colour] if out_of_time else seat.rated_as
+        rated_as = room.out[seat.colour] if out_of_time else seat.rated_as
         seats.append(
             SeatResult(
                 colour=seat.colour,

@@ -103,7 +103,7 @@ class Seats:
         seat = room.seat_named(message.seat)
         if seat is None:
             raise no_such_seat(room.game, message.seat)
-        if seat.colour in room.flagged and room.status is Status.PLAYING:
+        if seat.colour in room.out and room.status is Status.PLAYING:
             raise refuse(
                 ErrorCode.OUT_OF_TIME,
                 f"{seat.colour} ran out of time: the computer plays it to the end of the game",

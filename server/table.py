@@ -15,6 +15,7 @@ from typing import Any
 from parlour.bots import default_level
 from parlour.protocol import ErrorCode, ProtocolError
 from parlour.protocol import messages as m
+from parlour.protocol.endings import PLAYED
 from parlour.rules import IllegalMoveError, MalformedMoveError, State
 
 from .answers import Outbox, playing_seat, refuse, running
@@ -245,7 +246,7 @@ class Table:
 
     def _move(self, conn: ConnId, message: m.Move) -> Outbox:
         room = self.room
-        if any(seat.colour in room.flagged for seat in room.owned_by(conn)):
+        if any(seat.colour in room.out for seat in room.owned_by(conn)):
             raise refuse(ErrorCode.OUT_OF_TIME, "your time ran out")
         seat = playing_seat(room, conn)
         if made_already(room, conn, message):
@@ -339,7 +340,7 @@ class Table:
             name=seat.name if seat.belongs_to_person else None,
             level=seat.level if seat.plays_as_bot else None,
         )
-        result = self._end(after) if after.is_over else None
+        result = self._end(after, PLAYED) if after.is_over else None
         self.services.journal.shown(room.id)
         told = self._updates(seat, played, passed)
         if result is None:
@@ -370,11 +371,12 @@ class Table:
 
     # The end.
 
-    def _end(self, state: State[Any]) -> Result:
-        """The game is over, played out or ended by a flag: its result, for the score cards
-        and the ratings; the winners, scores and people in the room's history."""
+    def _end(self, state: State[Any], how: str) -> Result:
+        """The game is over, ended `how` (played out, a flag, ...): its result, for the
+        score cards and the ratings; the winners, scores and people in the room's history."""
         room = self.room
         room.status = Status.FINISHED
+        room.ended = how
         if room.clock is not None:
             room.clock.stop(room.now_ms())
         room.note_players()

@@ -6,6 +6,7 @@ during it), and the time given back after the room's server was away."""
 from collections.abc import Callable
 from typing import Any
 
+from parlour.protocol.endings import FLAG
 from parlour.protocol.timecontrol import DAYS
 from parlour.rules import State
 
@@ -27,7 +28,7 @@ class TableClock:
         room: Room,
         services: Services,
         seats: Seats,
-        end: Callable[[State[Any]], Result],
+        end: Callable[[State[Any], str], Result],
     ) -> None:
         self.room = room
         self.services = services
@@ -54,7 +55,7 @@ class TableClock:
         room, clock = self.room, self.room.clock
         assert clock is not None and room.state is not None
         seat = room.seats[index]
-        room.flagged[seat.colour] = seat.rated_as
+        room.out[seat.colour] = seat.rated_as
         clock.flag(index, now_ms)
         timed = [each for each in range(len(room.seats)) if each not in clock.untimed]
         ends = len(timed) < 2
@@ -66,7 +67,7 @@ class TableClock:
             ends=ends,
         )
         if ends:
-            result = self.end(room.state)
+            result = self.end(room.state, FLAG)
             rated = self.services.known.rate(room, result)
             return [*self.services.shown(room), *rated]
         level = room_level(room)

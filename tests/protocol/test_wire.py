@@ -61,7 +61,9 @@ ROOM_VIEW: dict[str, Any] = {
     "rating_changes": None,
     "clock": None,
     "flagged": [],
+    "resigned": [],
     "winners": [],
+    "ended": None,
 }
 SUMMARY_FIELDS = (
     *("room", "game", "options", "board", "position", "seats", "host", "bot_think_ms"),

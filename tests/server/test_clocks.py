@@ -190,8 +190,19 @@ def test_a_seat_out_of_time_loses_a_two_seat_game_and_may_not_move_after() -> No
     view = to(told, 1)[0]
     assert isinstance(view, m.RoomView)
     assert view.room["status"] == "finished" and view.room["flagged"] == ["white"]
-    assert view.room["winners"] == ["black"]
+    assert view.room["winners"] == ["black"] and view.room["ended"] == "flag"
     assert view.room["clock"]["left_ms"]["white"] == 0 and view.room["clock"]["running"] is None
+    # The observation ends as a game played out ends, though the rules would play on.
+    shown = view.room["state"]
+    assert (shown["over"], shown["winners"], shown["to_move"], shown["legal_moves"]) == (
+        True,
+        ["black"],
+        None,
+        [],
+    )
+    for seen_by in (1, 2):
+        again = answer(lobby.handle(seen_by, m.GetRoom(room=room)), seen_by)
+        assert again.room["state"]["over"] and again.room["state"]["winners"] == ["black"]
     held = lobby.rooms[room]
     result = lobby.take_unsaved().results[0]
     assert [seat.outcome for seat in result.seats] == ["win", "loss"]
@@ -217,7 +228,7 @@ def test_a_request_notices_a_flag_before_the_shell_does() -> None:
     told = lobby.handle(2, m.Chat(room=room, text="still there?"))
     assert isinstance(answer(told, 2), m.Ok)
     assert lobby.rooms[room].status is Status.FINISHED
-    assert lobby.rooms[room].flagged == {"black": None}
+    assert lobby.rooms[room].out == {"black": None}
 
 
 def test_the_other_seat_gets_a_tie_where_it_could_not_have_won() -> None:
@@ -235,7 +246,7 @@ def test_the_other_seat_gets_a_tie_where_it_could_not_have_won() -> None:
     assert lobby.timekeeper.next_deadline() == UNIX + 16.0
     lobby.timekeeper.flags_due()
     held = lobby.rooms[room]
-    assert held.status is Status.FINISHED and list(held.flagged) == ["black"]
+    assert held.status is Status.FINISHED and list(held.out) == ["black"]
     result = lobby.take_unsaved().results[0]
     assert [seat.outcome for seat in result.seats] == ["tie", "tie"]
     assert held.winners == ["black", "white"], "a tie: both won"
@@ -257,7 +268,7 @@ def test_in_a_game_of_three_the_computer_plays_on_for_the_seat_out_of_time() -> 
     deadline = lobby.timekeeper.next_deadline()
     assert deadline is not None and deadline <= wall.now
     told = lobby.timekeeper.flags_due()
-    assert held.status is Status.PLAYING and list(held.flagged) == [first.colour]
+    assert held.status is Status.PLAYING and list(held.out) == [first.colour]
     assert first.holder is Holder.BOT and first.name is not None, "the computer plays it for them"
     notices = [message for _, message in told if isinstance(message, m.SeatSet)]
     assert notices and notices[0].seat == first.colour and notices[0].by is None

@@ -84,4 +84,5 @@ async def test_a_person_finishes_a_game_against_two_bots(server: ParlourServer) 
     assert movers == {"blue", "red", "green"}
     final = await ann.request(m.GetRoom(room=room))
     assert isinstance(final, m.RoomView) and final.room["status"] == "finished"
+    assert final.room["ended"] == "played" and final.room["state"]["over"]
     await ann.close()

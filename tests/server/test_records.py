@@ -74,6 +74,37 @@ def test_a_finished_game_stays_finished() -> None:
     assert restore_room(room_record(room), 0.0).status is Status.FINISHED
 
 
+@pytest.mark.parametrize("ended", ["flag", "resigned"])
+def test_a_game_ended_before_its_rules_ended_it_comes_back_finished(ended: str) -> None:
+    room = playing_room("othello", 6)
+    room.status, room.ended, room.winners = Status.FINISHED, ended, ["black"]
+    room.out = {"white": None}
+    room.resigned = {"white"} if ended == "resigned" else set()
+    back = restore_room(room_record(room), 0.0)
+    assert (back.status, back.ended, back.out, back.resigned) == (
+        Status.FINISHED,
+        ended,
+        {"white": None},
+        room.resigned,
+    )
+    view = back.view(None)
+    assert view["state"]["over"] and view["state"]["winners"] == ["black"]
+    assert (view["flagged"], view["resigned"]) == (
+        ([], ["white"]) if ended == "resigned" else (["white"], [])
+    )
+
+
+def test_a_record_kept_before_rooms_said_how_a_game_ended_is_read_so() -> None:
+    flagged = playing_room("othello", 6)
+    flagged.status, flagged.out, flagged.winners = Status.FINISHED, {"white": None}, ["black"]
+    record = room_record(flagged)
+    del record["ended"], record["resigned"]
+    assert restore_room(record, 0.0).ended == "flag"
+    played = room_record(playing_room("othello", 200))
+    del played["ended"]
+    assert restore_room(played, 0.0).ended == "played"
+
+
 def damaged(change: dict[str, Any]) -> dict[str, Any]:
     return room_record(playing_room("tribolo", 6)) | change
 
