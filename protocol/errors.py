@@ -29,6 +29,8 @@ class ErrorCode(StrEnum):
     NOT_STARTED = "not_started"
     GAME_OVER = "game_over"
     OUT_OF_TIME = "out_of_time"
+    RESIGNED = "resigned"
+    NOT_ABORTABLE = "not_abortable"
     NOT_YOUR_TURN = "not_your_turn"
     STALE_VERSION = "stale_version"
     MALFORMED_MOVE = "malformed_move"

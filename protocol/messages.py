@@ -259,6 +259,27 @@ class HandOver(Message):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class Resign(Message):
+    """Give up the game for a seat of the sender's: the seat to move if it is theirs, else
+    their first, unless `seat` names one. `version` is the room's as last seen: it names
+    the game, so that the request is safe to send again (protocol.md 2.4)."""
+
+    TYPE = "resign"
+    room: str = spec(ROOM_REF)
+    version: int = spec(VERSION)
+    seat: str | None = spec(COLOUR, None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Abort(Message):
+    """End the game unrated, before each person seated has made a first move."""
+
+    TYPE = "abort"
+    room: str = spec(ROOM_REF)
+    version: int = spec(VERSION)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class NewGame(Message):
     TYPE = "new_game"
     room: str = spec(ROOM_REF)
@@ -636,6 +657,8 @@ ClientMessage = (
     | Undo
     | NewGame
     | HandOver
+    | Resign
+    | Abort
     | TakeVacation
     | GetVacation
     | Answer
@@ -704,6 +727,8 @@ CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
         Undo,
         NewGame,
         HandOver,
+        Resign,
+        Abort,
         TakeVacation,
         GetVacation,
         Answer,

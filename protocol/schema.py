@@ -309,6 +309,8 @@ def _history_entry() -> Schema:
             {"by": COLOUR, "seat": COLOUR},
         ),
         "flagged": ({"seat": COLOUR, "ends": BOOLEAN}, {"name": STRING}),
+        "resigned": ({"seat": COLOUR, "ends": BOOLEAN}, {"name": STRING}),
+        "aborted": ({"seat": COLOUR}, {"name": STRING}),
         "clock_paused": ({"seat": COLOUR, "given_ms": COUNT}, {}),
     }
     every = {"n": integer_schema(1), "at": COUNT}

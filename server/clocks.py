@@ -156,6 +156,13 @@ class Clock:
         if self.running == seat:
             self.run(None, now_ms)
 
+    def retire(self, seat: int, now_ms: int) -> None:
+        """`seat` left the game (it resigned): its time stays as it is, not timed again."""
+        if self.running == seat:
+            self.remaining_ms[seat] = max(0, self.left_ms(seat, now_ms))
+            self.run(None, now_ms)
+        self.untimed.add(seat)
+
     def paused(self, since_ms: int, now_ms: int) -> int:
         """The server was away from `since_ms` to `now_ms`: that time is given back to the
         running seat (at most `MAX_PAUSE_GIVEN_MS`). The time given back."""

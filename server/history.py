@@ -25,6 +25,8 @@ UNDO: Final = "undo"
 LOADED: Final = "loaded"
 PROPOSAL: Final = "proposal"
 FLAGGED: Final = "flagged"
+RESIGN: Final = "resigned"
+ABORT: Final = "aborted"
 CLOCK_PAUSED: Final = "clock_paused"
 
 Entry = dict[str, Any]

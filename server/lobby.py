@@ -70,6 +70,8 @@ TABLE_REQUESTS: Final = (
     m.Undo,
     m.NewGame,
     m.HandOver,
+    m.Resign,
+    m.Abort,
     m.Answer,
     m.ExportGame,
     m.SaveGame,

@@ -7,6 +7,7 @@ import secrets
 from dataclasses import replace
 from typing import Any, Final
 
+from parlour.protocol.endings import ABORTED
 from parlour.rules import State
 from parlour.rules.dealing import MAX_BOARD_NUMBER
 from parlour.rules.gamefile import GameFile, game_file
@@ -151,7 +152,16 @@ def game_file_of(room: Room) -> GameFile:
         tags["Result"] = ", ".join(
             f"{seat.colour} {score}" for seat, score in zip(room.seats, scores, strict=True)
         )
-    if room.out:
-        tags["Termination"] = "; ".join(f"{colour} ran out of time" for colour in room.out)
+    if room.out or room.ended == ABORTED:
+        tags["Termination"] = "; ".join(termination(room))
     start: int | str = room.position if room.position is not None else room.board
     return game_file(room.game, room.options, start, room.moves, tags, seat_changes=room.seat_log)
+
+
+def termination(room: Room) -> list[str]:
+    """How seats left the game, in order, and an abort: a game file's `Termination`."""
+    said = [
+        f"{colour} resigned" if colour in room.resigned else f"{colour} ran out of time"
+        for colour in room.out
+    ]
+    return [*said, "aborted"] if room.ended == ABORTED else said

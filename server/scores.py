@@ -171,10 +171,10 @@ def result_of(room: Room, record: str = "") -> Result:
 
 
 def winners_of(room: Room, flagged: tuple[int, ...]) -> list[int]:
-    """The seats that won: the game's winners where it was played out; a seat out of time
-    never wins. Of two seats, the other wins, or both tie where it could not have won
-    whatever anyone played (`could_win`); of three, the timed seat left wins, else the best
-    score among those still timed."""
+    """The seats that won: the game's winners where it was played out; a seat out of the
+    game (`flagged`: out of time, or resigned) never wins. Of two seats, the other wins, or
+    both tie where a flag's winner could not have won whatever anyone played (`could_win`);
+    of three, the seat left wins, else the best score among those still in."""
     state = room.state
     assert state is not None
     if not flagged:
@@ -185,7 +185,9 @@ def winners_of(room: Room, flagged: tuple[int, ...]) -> list[int]:
         if won:
             return won
     if len(timed) == 1:
-        return timed if len(room.seats) > 2 or could_win(state, timed[0]) else [0, 1]
+        resigned = room.seats[flagged[-1]].colour in room.resigned
+        won = len(room.seats) > 2 or resigned or could_win(state, timed[0])
+        return timed if won else [0, 1]
     scores = state.scores()
     best = max(scores[seat] for seat in timed)
     return [seat for seat in timed if scores[seat] == best]

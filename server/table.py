@@ -20,6 +20,7 @@ from parlour.rules import IllegalMoveError, MalformedMoveError, State
 
 from .answers import Outbox, playing_seat, refuse, running
 from .consent import Consent
+from .endings import Endings
 from .gamefiles import GameFiles
 from .helping import Help
 from .history import CHAT, MOVE, OVER, STARTED
@@ -47,6 +48,8 @@ TableRequest = (
     | m.Undo
     | m.NewGame
     | m.HandOver
+    | m.Resign
+    | m.Abort
     | m.Answer
     | m.ExportGame
     | m.SaveGame
@@ -67,7 +70,8 @@ class Table:
         self.consent = Consent(room, services, self.seats)
         self.help = Help(room, services)
         self.files = GameFiles(room, services)
-        self.timing = TableClock(room, services, self.seats, self._end)
+        self.endings = Endings(room, services, self.seats, self._end)
+        self.timing = TableClock(room, services, self.endings.out)
 
     def handle(self, conn: ConnId, message: TableRequest) -> Outbox:
         """Act on one valid request, once a seat whose time ran out is flagged; a refusal
@@ -113,6 +117,10 @@ class Table:
                 return self.consent.new_game(conn, message)
             case m.HandOver():
                 return self.consent.hand_over(conn, message)
+            case m.Resign():
+                return self.endings.resign(conn, message)
+            case m.Abort():
+                return self.endings.abort(conn, message)
             case m.Answer():
                 return self.consent.answer(conn, message)
             case m.ExportGame() | m.SaveGame() | m.ImportGame() | m.LoadGame() | m.SetInitials():
@@ -246,8 +254,13 @@ class Table:
 
     def _move(self, conn: ConnId, message: m.Move) -> Outbox:
         room = self.room
-        if any(seat.colour in room.out for seat in room.owned_by(conn)):
-            raise refuse(ErrorCode.OUT_OF_TIME, "your time ran out")
+        state = room.state
+        if state is not None and not state.is_over:
+            to_move = room.seats[state.to_move]
+            if to_move.conn == conn and to_move.colour in room.resigned:
+                raise refuse(ErrorCode.RESIGNED, f"{to_move.colour} resigned this game")
+            if to_move.conn == conn and to_move.colour in room.out:
+                raise refuse(ErrorCode.OUT_OF_TIME, f"{to_move.colour}'s time ran out")
         seat = playing_seat(room, conn)
         if made_already(room, conn, message):
             return [(conn, m.Ok(id=message.id))]

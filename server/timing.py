@@ -4,19 +4,15 @@ it on), a vacation standing a player's days clocks still (from the start of a ga
 during it), and the time given back after the room's server was away."""
 
 from collections.abc import Callable
-from typing import Any
 
 from parlour.protocol.endings import FLAG
 from parlour.protocol.timecontrol import DAYS
-from parlour.rules import State
 
 from .answers import Outbox
 from .archive import ArchiveAsk, VacationQuery
 from .clocks import Clock
-from .history import CLOCK_PAUSED, FLAGGED
+from .history import CLOCK_PAUSED
 from .room import Holder, Room, Status
-from .scores import Result
-from .seats import Seats, room_level
 from .services import Services
 
 
@@ -27,14 +23,12 @@ class TableClock:
         self,
         room: Room,
         services: Services,
-        seats: Seats,
-        end: Callable[[State[Any], str], Result],
+        put_out: Callable[[int, str], Outbox],
     ) -> None:
         self.room = room
         self.services = services
-        self.seats = seats
-        self.end = end
-        """How the table ends a game: its result noted, the room finished."""
+        self.put_out = put_out
+        """Puts a seat out of the game (`Endings.out`)."""
 
     def time_up(self) -> Outbox:
         """Flag the seat to move if its time (and grace) ran out, and show the room when a
@@ -49,35 +43,11 @@ class TableClock:
         return shown if seat is None else self._flag(seat, now)
 
     def _flag(self, index: int, now_ms: int) -> Outbox:
-        """`index`'s time ran out. Of two seats, the other wins (or ties, where it could not
-        win by the rules); of three, the seat finishes last and the computer plays it on,
-        so that the others finish their game, until one timed seat is left."""
-        room, clock = self.room, self.room.clock
-        assert clock is not None and room.state is not None
-        seat = room.seats[index]
-        room.out[seat.colour] = seat.rated_as
+        """`index`'s time ran out: it is out of the game (`Endings.out`)."""
+        clock = self.room.clock
+        assert clock is not None
         clock.flag(index, now_ms)
-        timed = [each for each in range(len(room.seats)) if each not in clock.untimed]
-        ends = len(timed) < 2
-        room.history.add(
-            FLAGGED,
-            self.services.wall(),
-            seat=seat.colour,
-            name=seat.name if seat.belongs_to_person else None,
-            ends=ends,
-        )
-        if ends:
-            result = self.end(room.state, FLAG)
-            rated = self.services.known.rate(room, result)
-            return [*self.services.shown(room), *rated]
-        level = room_level(room)
-        if seat.belongs_to_person:
-            seat.hand_to_computer(level)
-        else:
-            seat.level = level
-        room.record_seat_change(seat)
-        shown = self.services.shown(room)  # that the seat ran out, before who plays it on
-        return [*shown, *self.seats.told(seat, by=None)]
+        return self.put_out(index, FLAG)
 
     def vacation(self, player: str, from_ms: int, until_ms: int) -> bool:
         """The days clocks of `player`'s seats here stand still from `from_ms` to `until_ms`

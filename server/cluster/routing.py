@@ -40,6 +40,8 @@ ROOM_CHANGES: Final = (
     m.Undo,
     m.NewGame,
     m.HandOver,
+    m.Resign,
+    m.Abort,
     m.Answer,
     m.ImportGame,
     m.LoadGame,

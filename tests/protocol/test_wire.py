@@ -99,6 +99,8 @@ CLIENT_SAMPLES: list[m.ClientMessage] = [
     m.Undo(id=11, room=ROOM),
     m.NewGame(id=12, room=ROOM, board=99),
     m.HandOver(id=35, room=ROOM, seat="red"),
+    m.Resign(id=36, room=ROOM, version=12, seat="red"),
+    m.Abort(id=37, room=ROOM, version=1),
     m.TakeVacation(id=36, days=14),
     m.GetVacation(id=37),
     m.Answer(id=13, room=ROOM, proposal="p1", accept=False),

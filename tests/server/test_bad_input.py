@@ -103,7 +103,7 @@ BAD_FRAMES: list[tuple[str, Any, str, str | None]] = [
     ("a float", packed({"type": "get_room", "room": 1.5}), "bad_message", None),
     ("bytes", packed({"type": "hello", "name": b"Ann"}), "bad_message", None),
     ("too big an integer", packed({"type": "list_rooms", "id": 2**60}), "bad_message", None),
-    ("unknown type", packed({"type": "resign", "room": "ROOM"}), "unknown_type", None),
+    ("unknown type", packed({"type": "surrender", "room": "ROOM"}), "unknown_type", None),
     (
         "missing field",
         packed({"type": "move", "room": "ROOM", "move": "e3"}),

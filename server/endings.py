@@ -1,0 +1,159 @@
+"""Ending a game on purpose, and a seat's leaving it: a resignation, an abort before each
+person has moved, and the seat put out of the game (by resigning or by its clock). Of two
+seats the other wins; of three, the seat finishes last and the computer plays it on, the
+game still counting for the others, until one seat is left."""
+
+from collections.abc import Callable
+from typing import Any
+
+from parlour.protocol import ErrorCode
+from parlour.protocol import messages as m
+from parlour.protocol.endings import ABORTED, FLAG, RESIGNED
+from parlour.rules import State
+
+from .answers import Outbox, refuse, running
+from .history import ABORT, FLAGGED, RESIGN
+from .room import ConnId, Room, Seat, Status
+from .scores import Result
+from .seats import Seats, room_level
+from .services import Services
+
+
+class Endings:
+    """A room's resignations and aborts, and its seats put out of the game."""
+
+    def __init__(
+        self,
+        room: Room,
+        services: Services,
+        seats: Seats,
+        end: Callable[[State[Any], str], Result],
+    ) -> None:
+        self.room = room
+        self.services = services
+        self.seats = seats
+        self.end = end
+        """How the table ends a game: its result noted, the room finished."""
+
+    def resign(self, conn: ConnId, message: m.Resign) -> Outbox:
+        """The sender gives up the game for one of its seats. Before each person seated has
+        moved, that is an abort: nothing was played to rate. A resignation sent again (its
+        answer lost) is answered `ok` again."""
+        room = self.room
+        seat = self._resigning(conn, message.seat)
+        done: Outbox = [(conn, m.Ok(id=message.id))]
+        if self._this_game(message.version) and seat.colour in room.resigned:
+            return done
+        self._current(message.version)
+        running(room)
+        if seat.colour in room.out:
+            raise refuse(ErrorCode.OUT_OF_TIME, f"{seat.colour} ran out of time already")
+        if not everyone_moved(room):
+            return [*done, *self._aborted(seat)]
+        return [*done, *self.out(room.seats.index(seat), RESIGNED)]
+
+    def abort(self, conn: ConnId, message: m.Abort) -> Outbox:
+        """End the game unrated, while some person seated has not made a first move; an
+        abort sent again (its answer lost) is answered `ok` again."""
+        room = self.room
+        seats = room.owned_by(conn)
+        if not seats:
+            raise refuse(ErrorCode.NOT_SEATED, "only a person in a seat may abort the game")
+        done: Outbox = [(conn, m.Ok(id=message.id))]
+        if self._this_game(message.version) and room.ended == ABORTED:
+            return done
+        self._current(message.version)
+        running(room)
+        if everyone_moved(room):
+            raise refuse(
+                ErrorCode.NOT_ABORTABLE,
+                "every person seated has moved: the game can be resigned, not aborted",
+            )
+        return [*done, *self._aborted(seats[0])]
+
+    def out(self, index: int, how: str) -> Outbox:
+        """Seat `index` is out of the game, `how` (`FLAG` or `RESIGNED`): it finishes last.
+        With one seat left the game ends; else the computer plays the seat on, at the
+        room's level."""
+        room = self.room
+        assert room.state is not None
+        seat = room.seats[index]
+        room.out[seat.colour] = seat.rated_as
+        if how == RESIGNED:
+            room.resigned.add(seat.colour)
+            if room.clock is not None:
+                room.clock.retire(index, room.now_ms())
+        left = [each for each in room.seats if each.colour not in room.out]
+        ends = len(left) < 2
+        room.history.add(
+            FLAGGED if how == FLAG else RESIGN,
+            self.services.wall(),
+            seat=seat.colour,
+            name=seat.name if seat.belongs_to_person else None,
+            ends=ends,
+        )
+        if ends:
+            result = self.end(room.state, how)
+            rated = self.services.known.rate(room, result)
+            return [*self.services.shown(room), *rated]
+        level = room_level(room)
+        if seat.belongs_to_person:
+            seat.hand_to_computer(level)
+        else:
+            seat.level = level
+        room.record_seat_change(seat)
+        shown = self.services.shown(room)  # that the seat is out, before who plays it on
+        return [*shown, *self.seats.told(seat, by=None)]
+
+    def _aborted(self, by: Seat) -> Outbox:
+        """The game ends here, rated for nobody, won by nobody."""
+        room = self.room
+        room.status, room.ended, room.winners = Status.FINISHED, ABORTED, []
+        if room.clock is not None:
+            room.clock.stop(room.now_ms())
+        name = by.name if by.belongs_to_person else None
+        room.history.add(ABORT, self.services.wall(), seat=by.colour, name=name)
+        return self.services.shown(room)
+
+    def _resigning(self, conn: ConnId, colour: str | None) -> Seat:
+        """The seat the sender resigns: the one named, else the one to move if it is the
+        sender's, else the sender's first."""
+        room = self.room
+        owned = room.owned_by(conn)
+        if not owned:
+            raise refuse(ErrorCode.NOT_SEATED, "only a person in a seat may resign")
+        if colour is not None:
+            seat = next((each for each in owned if each.colour == colour), None)
+            if seat is None:
+                raise refuse(ErrorCode.NOT_SEATED, f"you do not play {colour} in this room")
+            return seat
+        state = room.state
+        to_move = room.seats[state.to_move] if state is not None and not state.is_over else None
+        return to_move if to_move in owned else owned[0]
+
+    def _this_game(self, version: int) -> bool:
+        """Whether `version` was seen during the room's game now (or just finished)."""
+        room = self.room
+        return room.status is not Status.WAITING and room.moves_since <= version <= room.version
+
+    def _current(self, version: int) -> None:
+        """Refuse a request made against another game than the room's now."""
+        if not self._this_game(version) and self.room.status is not Status.WAITING:
+            raise refuse(
+                ErrorCode.STALE_VERSION,
+                f"that was another game: the room is at version {self.room.version}",
+                version=self.room.version,
+            )
+
+
+def everyone_moved(room: Room) -> bool:
+    """Whether each seat held by a person has made a move of its own in this game (a seat
+    the computer played for its person counts as moved)."""
+    people = {index for index, seat in enumerate(room.seats) if seat.belongs_to_person}
+    state = room.initial
+    for move in room.moves:
+        people.discard(state.to_move)
+        if not people:
+            return True
+        state = state.play_text(move)
+    return not people
