@@ -186,8 +186,8 @@ def winners_of(room: Room, flagged: tuple[int, ...]) -> list[int]:
             return won
     if len(timed) == 1:
         resigned = room.seats[flagged[-1]].colour in room.resigned
-        won = len(room.seats) > 2 or resigned or could_win(state, timed[0])
-        return timed if won else [0, 1]
+        alone = len(room.seats) > 2 or resigned or could_win(state, timed[0])
+        return timed if alone else [0, 1]
     scores = state.scores()
     best = max(scores[seat] for seat in timed)
     return [seat for seat in timed if scores[seat] == best]
