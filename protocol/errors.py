@@ -31,6 +31,7 @@ class ErrorCode(StrEnum):
     OUT_OF_TIME = "out_of_time"
     RESIGNED = "resigned"
     NOT_ABORTABLE = "not_abortable"
+    NOBODY_TO_ASK = "nobody_to_ask"
     NOT_YOUR_TURN = "not_your_turn"
     STALE_VERSION = "stale_version"
     MALFORMED_MOVE = "malformed_move"

@@ -53,7 +53,7 @@ LEFT_SEATS: Final = ("bot", "open")
 COIN_SIDES: Final = ("heads", "tails")
 MAX_CHAT: Final = 300
 """Characters in one chat message."""
-PROPOSAL_KINDS: Final = ("undo", "new_game", "hand_over")
+PROPOSAL_KINDS: Final = ("undo", "new_game", "hand_over", "draw")
 PROPOSAL_OUTCOMES: Final = ("accepted", "declined", "expired")
 PROPOSAL_ID: Final = Text(1, 32)
 MAX_GAME_FILE: Final = 60_000
@@ -268,6 +268,15 @@ class Resign(Message):
     room: str = spec(ROOM_REF)
     version: int = spec(VERSION)
     seat: str | None = spec(COLOUR, None)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class OfferDraw(Message):
+    """Offer to end the game as it stands: a tie of two seats, or three ranked by their
+    scores; it ends so once every other person seated accepts."""
+
+    TYPE = "offer_draw"
+    room: str = spec(ROOM_REF)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -658,6 +667,7 @@ ClientMessage = (
     | NewGame
     | HandOver
     | Resign
+    | OfferDraw
     | Abort
     | TakeVacation
     | GetVacation
@@ -728,6 +738,7 @@ CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
         NewGame,
         HandOver,
         Resign,
+        OfferDraw,
         Abort,
         TakeVacation,
         GetVacation,

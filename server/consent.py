@@ -1,7 +1,8 @@
-"""Taking moves back, starting again, and handing a person's seat to the computer while
-they are away, with the other people's consent: asked, answered, expired, carried out;
+"""Taking moves back, starting again, a draw, and handing a person's seat to the computer
+while they are away, with the other people's consent: asked, answered, expired, carried out;
 and the coin a seat calls for who moves first."""
 
+from collections.abc import Callable
 from typing import Final
 
 from parlour.protocol import ErrorCode
@@ -18,12 +19,16 @@ PROPOSAL_ID_BYTES: Final = 6
 
 
 class Consent:
-    """A room's undo, new game and hand-over proposals."""
+    """A room's undo, new game, draw and hand-over proposals."""
 
-    def __init__(self, room: Room, services: Services, seats: Seats) -> None:
+    def __init__(
+        self, room: Room, services: Services, seats: Seats, agree: Callable[[], Outbox]
+    ) -> None:
         self.room = room
         self.services = services
         self.seats = seats
+        self.agree = agree
+        """Ends the game as it stands, agreed (`Endings.agree`)."""
 
     def undo(self, conn: ConnId, message: m.Undo) -> Outbox:
         """Take back the asker's last move and the moves after it, with the others' consent."""
@@ -78,6 +83,22 @@ class Consent:
         return self._propose(
             conn, message.id, seats, kind="hand_over", seat=seat.colour, but=seat.colour
         )
+
+    def draw(self, conn: ConnId, message: m.OfferDraw) -> Outbox:
+        """End the game as it stands, when every other person seated accepts: a tie of two
+        seats, three ranked by their scores. The computer accepts no draw."""
+        room = self.room
+        seats = self._asking_person(conn)
+        running(room)
+        if not any(
+            seat.belongs_to_person and seat.conn != conn and seat.colour not in room.out
+            for seat in room.seats
+        ):
+            raise refuse(
+                ErrorCode.NOBODY_TO_ASK,
+                "nobody else here can accept a draw: the computer plays on",
+            )
+        return self._propose(conn, message.id, seats, kind="draw")
 
     def toss(self, conn: ConnId, call: str) -> None:
         """Toss the coin `conn`'s person called for who moves first."""
@@ -167,6 +188,8 @@ class Consent:
         if not asked:
             raise refuse(ErrorCode.NO_SUCH_PROPOSAL, "that proposal waits for no answer of yours")
         done: Outbox = [(conn, m.Ok(id=message.id))]
+        if proposal.kind != "new_game" and room.status is not Status.PLAYING:
+            return [*done, *self._end("expired", None)]  # the game it was about is over
         if not message.accept:
             return [*done, *self._end("declined", asked[0])]
         proposal.waiting.difference_update(asked)
@@ -223,6 +246,8 @@ class Consent:
         room = self.room
         if kind == "hand_over":
             return self._hand_over(seat)
+        if kind == "draw":
+            return self.agree()
         if kind == "undo":
             taken = len(room.moves) - keep
             manage.rewind(room, keep)

@@ -8,7 +8,7 @@ from typing import Any
 
 from parlour.protocol import ErrorCode
 from parlour.protocol import messages as m
-from parlour.protocol.endings import ABORTED, FLAG, RESIGNED
+from parlour.protocol.endings import ABORTED, AGREED, FLAG, RESIGNED
 from parlour.rules import State
 
 from .answers import Outbox, refuse, running
@@ -70,6 +70,14 @@ class Endings:
                 "every person seated has moved: the game can be resigned, not aborted",
             )
         return [*done, *self._aborted(seats[0])]
+
+    def agree(self) -> Outbox:
+        """The people seated agreed to end the game as it stands (a draw offer accepted):
+        its result, rated as the game was."""
+        room = self.room
+        assert room.state is not None
+        result = self.end(room.state, AGREED)
+        return self.services.known.rate(room, result)
 
     def out(self, index: int, how: str) -> Outbox:
         """Seat `index` is out of the game, `how` (`FLAG` or `RESIGNED`): it finishes last.

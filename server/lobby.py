@@ -71,6 +71,7 @@ TABLE_REQUESTS: Final = (
     m.NewGame,
     m.HandOver,
     m.Resign,
+    m.OfferDraw,
     m.Abort,
     m.Answer,
     m.ExportGame,

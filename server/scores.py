@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
+from parlour.protocol.endings import AGREED
 from parlour.rules.helpmate import could_win
 
 from .ratings import pool, ranks_of
@@ -126,9 +127,9 @@ def preset_of(options: dict[str, Any], position: str | None = None) -> str:
 
 def result_of(room: Room, record: str = "") -> Result:
     """The result of `room`'s finished game, whose game file is `record`: played out, or
-    ended by the clock (`room.out`)."""
+    ended otherwise (`room.ended`: a flag, a resignation, a draw agreed)."""
     state = room.state
-    assert state is not None and (state.is_over or room.out)
+    assert state is not None and (state.is_over or room.ended is not None)
     flagged = tuple(room.game.seats.index(colour) for colour in room.out)
     winners = winners_of(room, flagged)
     scores = state.scores()
@@ -177,6 +178,8 @@ def winners_of(room: Room, flagged: tuple[int, ...]) -> list[int]:
     of three, the seat left wins, else the best score among those still in."""
     state = room.state
     assert state is not None
+    if room.ended == AGREED:
+        return agreed_winners(room, flagged)
     if not flagged:
         return list(state.winners())
     timed = [seat for seat in range(len(room.seats)) if seat not in flagged]
@@ -191,6 +194,19 @@ def winners_of(room: Room, flagged: tuple[int, ...]) -> list[int]:
     scores = state.scores()
     best = max(scores[seat] for seat in timed)
     return [seat for seat in timed if scores[seat] == best]
+
+
+def agreed_winners(room: Room, flagged: tuple[int, ...]) -> list[int]:
+    """The winners of a game its people agreed to end as it stood: of two seats both (a
+    tie), of three the best score among the seats still in."""
+    state = room.state
+    assert state is not None
+    still = [seat for seat in range(len(room.seats)) if seat not in flagged]
+    if len(room.seats) == 2:
+        return still
+    scores = state.scores()
+    best = max(scores[seat] for seat in still)
+    return [seat for seat in still if scores[seat] == best]
 
 
 def best_of(name: str, score: int, typed: str | None) -> dict[str, Any]:

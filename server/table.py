@@ -49,6 +49,7 @@ TableRequest = (
     | m.NewGame
     | m.HandOver
     | m.Resign
+    | m.OfferDraw
     | m.Abort
     | m.Answer
     | m.ExportGame
@@ -67,10 +68,10 @@ class Table:
         self.room = room
         self.services = services
         self.seats = Seats(room, services)
-        self.consent = Consent(room, services, self.seats)
         self.help = Help(room, services)
         self.files = GameFiles(room, services)
         self.endings = Endings(room, services, self.seats, self._end)
+        self.consent = Consent(room, services, self.seats, self.endings.agree)
         self.timing = TableClock(room, services, self.endings.out)
 
     def handle(self, conn: ConnId, message: TableRequest) -> Outbox:
@@ -119,6 +120,8 @@ class Table:
                 return self.consent.hand_over(conn, message)
             case m.Resign():
                 return self.endings.resign(conn, message)
+            case m.OfferDraw():
+                return self.consent.draw(conn, message)
             case m.Abort():
                 return self.endings.abort(conn, message)
             case m.Answer():

@@ -596,9 +596,19 @@ class RoomModel:
     def result(self) -> str:
         """The finished game's result, from the viewer's side where seated."""
         observation = self.observation or {}
-        if self.flagged and not observation.get("over"):
+        ended = self.view.get("ended")
+        if ended == "flag":
             return self.result_on_time()
+        if ended == "aborted":
+            return "Game aborted before everyone had moved: nobody wins, and it is not rated."
         winners = [str(colour) for colour in observation.get("winners", [])]
+        if ended == "resigned":
+            resigned = [str(colour) for colour in self.view.get("resigned") or []]
+            gave_up = self.seat_name(resigned[-1]) if resigned else "A seat"
+            won = " and ".join(self.seat_name(colour) for colour in winners)
+            return f"{gave_up} resigned: {won} {'wins' if len(winners) == 1 else 'share the win'}."
+        if ended == "agreed" and len(winners) == len(self.seats):
+            return "Game over by agreement: a draw."
         if not winners or len(winners) == len(self.seats):
             return "Game over: a draw."
         stuck = stuck_seat(observation)

@@ -1202,7 +1202,7 @@ export class RoomView {
   outOfTimeText() {
     const view = this.view;
     const flagged = view.flagged ?? [];
-    if (view.status !== "finished" || flagged.length === 0 || view.state?.over) return null;
+    if (view.status !== "finished" || flagged.length === 0 || view.ended !== "flag") return null;
     const named = (colour) => {
       const name = view.seats.find((seat) => seat.colour === colour)?.holder?.name;
       return `${title(colour)}${name ? ` (${name})` : ""}`;

@@ -150,6 +150,17 @@ export function turnText(view, hosting = false) {
   }
   const state = view.state;
   if (!state) return "";
+  if (view.ended === "aborted") {
+    return "Game aborted before everyone had moved: nobody wins, and it is not rated.";
+  }
+  if (view.ended === "resigned") {
+    const last = (view.resigned ?? []).at(-1);
+    const who = last ? seatNames(view.seats)[last] ?? title(last) : "A seat";
+    return `${capital(who)} resigned. ${resultText(state, view.seats)}`;
+  }
+  if (view.ended === "agreed" && (state.winners ?? []).length === view.seats.length) {
+    return "Game over by agreement: a draw.";
+  }
   const stuck = stuckSeat(state);
   if (stuck) return `${title(stuck)} CAN'T MOVE! ${resultText(state, view.seats)}`;
   if (state.over) return resultText(state, view.seats);

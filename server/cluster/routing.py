@@ -41,6 +41,7 @@ ROOM_CHANGES: Final = (
     m.NewGame,
     m.HandOver,
     m.Resign,
+    m.OfferDraw,
     m.Abort,
     m.Answer,
     m.ImportGame,

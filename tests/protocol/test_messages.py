@@ -34,6 +34,7 @@ VALID: dict[str, dict[str, Any]] = {
     "hand_over": {"room": ROOM, "seat": "green"},
     "resign": {"room": ROOM, "version": 7},
     "abort": {"room": ROOM, "version": 1},
+    "offer_draw": {"room": ROOM},
     "vacation": {"days": 3},
     "get_vacation": {},
     "answer": {"room": ROOM, "proposal": "p1", "accept": True},

@@ -101,6 +101,7 @@ CLIENT_SAMPLES: list[m.ClientMessage] = [
     m.HandOver(id=35, room=ROOM, seat="red"),
     m.Resign(id=36, room=ROOM, version=12, seat="red"),
     m.Abort(id=37, room=ROOM, version=1),
+    m.OfferDraw(id=38, room=ROOM),
     m.TakeVacation(id=36, days=14),
     m.GetVacation(id=37),
     m.Answer(id=13, room=ROOM, proposal="p1", accept=False),

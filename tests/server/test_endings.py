@@ -179,3 +179,62 @@ def test_ending_a_game_not_running_is_refused(request_kind: str) -> None:
     asked = kind(room=room, version=0)
     assert error_code(lobby.handle(1, asked), 1) == "not_started"
     assert error_code(lobby.handle(2, asked), 2) in ("not_seated", "no_such_room")
+
+
+def test_a_draw_offered_and_accepted_ties_a_game_of_two_rated() -> None:
+    lobby = rated_lobby(2)
+    room = started(lobby, "othello", ["black", "white"], time_control=LIVE)
+    both_moved(lobby, room)
+    told = lobby.handle(2, m.OfferDraw(room=room))
+    assert isinstance(answer(told, 2), m.Ok)
+    (asked,) = [message for message in to(told, 1) if isinstance(message, m.Proposal)]
+    assert (asked.kind, asked.by, asked.asked) == ("draw", "white", ["black"])
+    assert lobby.rooms[room].status.value == "playing", "nothing ends before the answer"
+    told = lobby.handle(1, m.Answer(room=room, proposal=asked.proposal, accept=True))
+    assert isinstance(answer(told, 1), m.Ok)
+    view = view_of(lobby, room, 2)
+    assert (view["status"], view["ended"], view["winners"]) == (
+        "finished",
+        "agreed",
+        ["black", "white"],
+    )
+    assert view["state"]["over"] and view["state"]["winners"] == ["black", "white"]
+    result = lobby.take_unsaved().results[0]
+    assert result.rated and result.ranks == [1, 1]
+    assert [seat.outcome for seat in result.seats] == ["tie", "tie"]
+
+
+def test_a_draw_declined_or_against_the_computer_changes_nothing() -> None:
+    lobby = rated_lobby(2)
+    room = started(lobby, "othello", ["black", "white"])
+    both_moved(lobby, room)
+    told = lobby.handle(1, m.OfferDraw(room=room))
+    (asked,) = [message for message in to(told, 2) if isinstance(message, m.Proposal)]
+    lobby.handle(2, m.Answer(room=room, proposal=asked.proposal, accept=False))
+    assert lobby.rooms[room].status.value == "playing" and lobby.rooms[room].ended is None
+    alone = rated_lobby(1)
+    made = answer(alone.handle(1, m.CreateRoom(game="othello", seat="black", board=1)), 1)
+    ref = str(made.room["room"])
+    alone.handle(1, m.FillBots(room=ref, level="easy"))
+    assert isinstance(answer(alone.handle(1, m.Start(room=ref)), 1), m.Ok)
+    assert error_code(alone.handle(1, m.OfferDraw(room=ref)), 1) == "nobody_to_ask"
+
+
+def test_a_draw_accepted_after_a_resignation_ended_the_game_changes_nothing() -> None:
+    lobby = rated_lobby(3)
+    room = started(lobby, "tribolo", ["blue", "red", "green"])
+    both_moved(lobby, room, plies=3)
+    held = lobby.rooms[room]
+    told = lobby.handle(1, m.OfferDraw(room=room))
+    (asked,) = [message for message in to(told, 2) if isinstance(message, m.Proposal)]
+    for conn in (2, 3):  # red, then green, resign: blue has won
+        assert isinstance(
+            answer(lobby.handle(conn, m.Resign(room=room, version=held.version)), conn), m.Ok
+        )
+    assert held.winners == ["blue"] and held.ended == "resigned"
+    lobby.take_unsaved()
+    told = lobby.handle(2, m.Answer(room=room, proposal=asked.proposal, accept=True))
+    ended = [message for message in to(told, 1) if isinstance(message, m.ProposalEnded)]
+    assert [message.outcome for message in ended] == ["expired"]
+    assert held.winners == ["blue"] and held.ended == "resigned"
+    assert lobby.take_unsaved().results == []
