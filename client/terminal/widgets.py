@@ -157,6 +157,8 @@ class SeatsPanel(Vertical):
         self.levels = list(levels)
         self.level = level
         self.shown: list[tuple[str, Text]] = []
+        self.labels: list[Label] = []
+        """The label of each seat's line, in the order of `shown`."""
         self.heading = "Seats"
 
     def compose(self) -> ComposeResult:
@@ -197,11 +199,15 @@ class SeatsPanel(Vertical):
         if lines != self.shown:
             seats = self.query_one("#seat-list", ListView)
             if [colour for colour, _ in lines] == [colour for colour, _ in self.shown]:
-                for item, (_, line) in zip(seats.query(ListItem), lines, strict=True):
-                    item.query_one(Label).update(line)
+                for label, (_, line) in zip(self.labels, lines, strict=True):
+                    label.update(line)  # kept, not queried: it may not be mounted yet
             else:
                 seats.clear()
-                seats.extend(ListItem(Label(line), name=colour) for colour, line in lines)
+                self.labels = [Label(line) for _, line in lines]
+                seats.extend(
+                    ListItem(label, name=colour)
+                    for label, (colour, _) in zip(self.labels, lines, strict=True)
+                )
             self.shown = lines
         rated = self.query_one("#rated", Static)
         rated.update(counts_words(room.view))
