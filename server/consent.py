@@ -46,8 +46,9 @@ class Consent:
         return self._propose(conn, message.id, seats, kind="undo", keep=keep)
 
     def new_game(self, conn: ConnId, message: m.NewGame) -> Outbox:
-        """Start again with the same seats: at once after a finished game, else by consent.
-        A rematch may rotate the seats, after a finished game only."""
+        """Start again with the same seats, by the consent of every other person seated,
+        during a game or after it (a rematch), so that nobody's clock starts while they
+        are away or still reading the result. A rematch may rotate the seats."""
         room = self.room
         seats = self._asking_person(conn)
         if room.status is Status.WAITING:
@@ -58,11 +59,14 @@ class Consent:
                 "the seats are rotated for a rematch, once the game is over",
             )
         call = None if message.call is None else (self._caller(conn), message.call)
-        if room.status is Status.FINISHED:
-            self._carry_out("new_game", 0, message.board, call, rotate=message.rotate)
-            return [(conn, m.Ok(id=message.id)), *self.services.shown(room)]
         return self._propose(
-            conn, message.id, seats, kind="new_game", board=message.board, call=call
+            conn,
+            message.id,
+            seats,
+            kind="new_game",
+            board=message.board,
+            call=call,
+            rotate=message.rotate,
         )
 
     def hand_over(self, conn: ConnId, message: m.HandOver) -> Outbox:
@@ -140,6 +144,7 @@ class Consent:
         call: tuple[str, str] | None = None,
         seat: str | None = None,
         but: str | None = None,
+        rotate: bool = False,
     ) -> Outbox:
         """Do it now if nobody else is a person here; else ask every other person (`but`
         the seat a hand-over is about). People sharing the asker's screen agree with it."""
@@ -153,7 +158,7 @@ class Consent:
         }
         done: Outbox = [(conn, m.Ok(id=request))]
         if not others:
-            told = self._carry_out(kind, keep, board, call, seat=seat)
+            told = self._carry_out(kind, keep, board, call, seat=seat, rotate=rotate)
             return [*done, *told, *self.services.shown(room)]
         seconds = self.services.limits.proposal_seconds
         proposal = Proposal(
@@ -166,6 +171,7 @@ class Consent:
             board=board,
             call=call,
             seat=seat,
+            rotate=rotate,
         )
         room.proposal = proposal
         asked = m.Proposal(
@@ -197,7 +203,12 @@ class Consent:
             return done
         ended = self._end("accepted", None)
         told = self._carry_out(
-            proposal.kind, proposal.keep, proposal.board, proposal.call, seat=proposal.seat
+            proposal.kind,
+            proposal.keep,
+            proposal.board,
+            proposal.call,
+            seat=proposal.seat,
+            rotate=proposal.rotate,
         )
         return [*done, *ended, *told, *self.services.shown(room)]
 

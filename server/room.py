@@ -151,11 +151,12 @@ class Seat:
 
 @dataclass
 class Proposal:
-    """An undo, new game or hand-over waiting for the other people in the room to agree."""
+    """An undo, new game, draw or hand-over waiting for the other people in the room to
+    agree."""
 
     id: str
     kind: str
-    """`undo`, `new_game` or `hand_over`."""
+    """`undo`, `new_game`, `draw` or `hand_over`."""
     by: str
     """The colour of the seat that asked."""
     waiting: set[str]
@@ -169,6 +170,8 @@ class Proposal:
     """For a new game: the seat calling the coin for who moves first, and its call."""
     seat: str | None = None
     """For a hand-over: the seat of the person away that the computer is to play."""
+    rotate: bool = False
+    """For a rematch: whether each holder moves on to the next seat."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,8 +161,11 @@ def test_an_abort_is_refused_once_each_person_has_moved_and_sent_again_is_ok() -
     assert held.ended == "aborted"
     assert lobby.handle(2, abort) == [(2, m.Ok())]
     assert lobby.handle(1, abort) == [(1, m.Ok())]
-    # A new game: a late abort of the old one is another game's version.
-    assert isinstance(answer(lobby.handle(1, m.NewGame(room=room)), 1), m.Ok)
+    # A new game, Bob agreeing: a late abort of the old one is another game's version.
+    told = lobby.handle(1, m.NewGame(room=room))
+    (asked,) = [message for message in to(told, 2) if isinstance(message, m.Proposal)]
+    lobby.handle(2, m.Answer(room=room, proposal=asked.proposal, accept=True))
+    assert held.status.value == "playing"
     assert error_code(lobby.handle(1, abort), 1) == "stale_version"
     both_moved(lobby, room)
     now = m.Abort(room=room, version=held.version)

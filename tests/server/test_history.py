@@ -119,6 +119,8 @@ def test_stand_ins_undos_refusals_the_end_new_games_and_loads_are_noted() -> Non
     finish(table, room)
     exported = answer(table.lobby.handle(1, m.ExportGame(room=room)), 1)
     table.lobby.handle(1, m.NewGame(room=room, rotate=True, board=9))
+    assert held.proposal is not None
+    table.lobby.handle(6, m.Answer(room=room, proposal=held.proposal.id, accept=True))
     table.lobby.handle(1, m.ImportGame(room=room, text=exported.text))
     assert held.status is Status.FINISHED
     history = held.history.window()
