@@ -263,6 +263,7 @@ def _room_view() -> Schema:
         "rated": BOOLEAN,
         "flagged": COLOURS,
         "resigned": COLOURS,
+        "absent": COLOURS,
         "winners": COLOURS,
     }
     optional = {

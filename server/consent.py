@@ -289,5 +289,5 @@ class Consent:
             return []  # they came back meanwhile
         seat.holder, seat.level = Holder.STANDIN, room_level(room)
         room.stood_in.add(seat.colour)
-        room.record_seat_change(seat)
+        room.record_seat_change(seat, own=True)
         return self.seats.told(seat, by=None)

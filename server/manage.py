@@ -161,7 +161,11 @@ def game_file_of(room: Room) -> GameFile:
 def termination(room: Room) -> list[str]:
     """How seats left the game, in order, and an abort: a game file's `Termination`."""
     said = [
-        f"{colour} resigned" if colour in room.resigned else f"{colour} ran out of time"
+        f"{colour} resigned"
+        if colour in room.resigned
+        else f"{colour} was away at the end"
+        if colour in room.absent
+        else f"{colour} ran out of time"
         for colour in room.out
     ]
     return [*said, "aborted"] if room.ended == ABORTED else said

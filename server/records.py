@@ -82,6 +82,7 @@ def room_record(room: Room, *, history: bool = True) -> dict[str, Any]:
         "clock": None if room.clock is None else room.clock.record(),
         "flagged": [[colour, rated_as] for colour, rated_as in room.out.items()],
         "resigned": sorted(room.resigned),
+        "absent": sorted(room.absent),
         "ended": room.ended,
         "winners": list(room.winners),
         "seats": [
@@ -194,6 +195,7 @@ def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
         winners=[str(colour) for colour in record.get("winners", [])],
         out={str(colour): _optional_text(rated) for colour, rated in record.get("flagged", [])},
         resigned={str(colour) for colour in record.get("resigned", [])},
+        absent={str(colour) for colour in record.get("absent", [])},
         ended=_ended(record),
     )
 

@@ -270,7 +270,10 @@ class Room:
     out of time, or resigned; each with whom the game rated it as then (its player, or
     None)."""
     resigned: set[str] = field(default_factory=set)
-    """Which seats of `out` resigned: the rest ran out of time."""
+    """Which seats of `out` resigned."""
+    absent: set[str] = field(default_factory=set)
+    """Which seats of `out` were away at the end, the computer standing in for their
+    person; the rest of `out` ran out of time."""
     ended: str | None = None
     """How the game just finished ended (`parlour.protocol.endings`); None while played."""
     now_ms: Callable[[], int] = field(default=lambda: int(time.time() * 1000), repr=False)
@@ -312,13 +315,15 @@ class Room:
         """Who holds each seat, as a game file's `Seats` tag."""
         return "; ".join(f"{seat.colour}: {seat.holder_text()}" for seat in self.seats)
 
-    def record_seat_change(self, seat: Seat) -> None:
+    def record_seat_change(self, seat: Seat, *, own: bool = False) -> None:
         """Note that `seat` changed hands: bots searching for it are not played, and during
-        a game the record keeps the change and its score card counts it for nobody."""
+        a game the record keeps the change and, unless it was between a person and the
+        computer standing in for them (`own`), its score card counts it for nobody."""
         seat.changes += 1
         if self.status is Status.PLAYING:
             self.seat_log.append(SeatChange(len(self.moves), seat.colour, seat.holder_text()))
-            self.changed_hands.add(seat.colour)
+            if not own:
+                self.changed_hands.add(seat.colour)
             self.note_players()
 
     def note_players(self) -> None:
@@ -342,9 +347,7 @@ class Room:
             return self.unrated_by
         for seat in self.seats:
             if seat.colour in self.out:
-                continue  # the computer plays on for a seat out of time; it counts as last
-            if seat.colour in self.stood_in:
-                return f"the computer stood in for {seat.name or seat.colour}"
+                continue  # the computer plays on for a seat out of the game; it counts last
             if seat.colour in self.changed_hands:
                 return f"{seat.colour}'s seat changed hands"
         people = [seat for seat in self.seats if seat.belongs_to_person]
@@ -365,7 +368,7 @@ class Room:
                 )
             if seat.player is None:
                 return f"{seat.name} plays as a guest"
-            if seat.holder is not Holder.HUMAN and seat.colour not in self.out:
+            if seat.holder is Holder.BOT and seat.colour not in self.out:
                 return f"the computer plays {seat.name}'s seat"
         players = [seat.player for seat in people]
         if len(set(players)) < len(players):
@@ -394,6 +397,7 @@ class Room:
         control), and nobody out of it yet."""
         self.out = {}
         self.resigned = set()
+        self.absent = set()
         self.ended = PLAYED if self.status is Status.FINISHED else None
         state = self.state
         if not self.time_control.clocked or state is None or self.status is not Status.PLAYING:
@@ -466,8 +470,9 @@ class Room:
             "unrated": self.why_unrated(),
             "rating_changes": self.rating_changes,
             "clock": self.clock_view(),
-            "flagged": [colour for colour in self.out if colour not in self.resigned],
+            "flagged": [colour for colour in self.out if self.flagged(colour)],
             "resigned": [colour for colour in self.out if colour in self.resigned],
+            "absent": [colour for colour in self.out if colour in self.absent],
             "winners": list(self.winners),
             "ended": self.ended,
         }
@@ -494,6 +499,18 @@ class Room:
         if self.status is Status.FINISHED and not state.is_over:
             return made[index] | self.end_shown()
         return made[index]
+
+    def flagged(self, colour: str) -> bool:
+        """Whether `colour` is out of the game because its time ran out."""
+        return colour in self.out and colour not in self.resigned | self.absent
+
+    def put_absent_out(self) -> None:
+        """At the end, each seat whose person is still away, the computer standing in, is
+        out of the game: last of all, the game counting for those who stayed."""
+        away = [seat for seat in self.seats if seat.holder is Holder.STANDIN]
+        away = [seat for seat in away if seat.colour not in self.out]
+        self.out = {seat.colour: seat.player for seat in away} | self.out
+        self.absent.update(seat.colour for seat in away)
 
     def end_shown(self) -> dict[str, Any]:
         """What an observation says of a game that ended before its rules ended it (a flag,

@@ -188,8 +188,8 @@ def winners_of(room: Room, flagged: tuple[int, ...]) -> list[int]:
         if won:
             return won
     if len(timed) == 1:
-        resigned = room.seats[flagged[-1]].colour in room.resigned
-        alone = len(room.seats) > 2 or resigned or could_win(state, timed[0])
+        by_clock = room.flagged(room.seats[flagged[-1]].colour)
+        alone = len(room.seats) > 2 or not by_clock or could_win(state, timed[0])
         return timed if alone else [0, 1]
     scores = state.scores()
     best = max(scores[seat] for seat in timed)

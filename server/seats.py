@@ -55,7 +55,7 @@ class Seats:
             seat.conn, seat.dropped_at = conn, None
             if seat.holder is Holder.STANDIN:
                 seat.take_back()
-                room.record_seat_change(seat)
+                room.record_seat_change(seat, own=True)
                 back.append(seat)
         if seats:
             room.spectators.discard(conn)
@@ -169,7 +169,8 @@ class Seats:
         return {"holder": holder, "after": after}
 
     def stand_in(self, now: float) -> Outbox:
-        """A bot takes over each seat whose person has been away too long."""
+        """A bot takes over each seat whose person has been away too long, while another
+        person is seated to play on with it (against the computer alone, the game waits)."""
         room = self.room
         if room.standin_after == 0 or room.clock is not None:
             return []  # with a clock, the time of a person away runs on instead
@@ -180,10 +181,11 @@ class Seats:
                 seat.holder is Holder.HUMAN
                 and away is not None
                 and now - away >= room.standin_after
+                and any(other.belongs_to_person for other in room.seats if other is not seat)
             ):
                 seat.holder, seat.level = Holder.STANDIN, room_level(room)
                 room.stood_in.add(seat.colour)
-                room.record_seat_change(seat)
+                room.record_seat_change(seat, own=True)
                 outbox += self.told(seat, by=None)
         return [*outbox, *self.services.shown(room)] if outbox else []
 

@@ -393,6 +393,7 @@ class Table:
         room = self.room
         room.status = Status.FINISHED
         room.ended = how
+        room.put_absent_out()
         if room.clock is not None:
             room.clock.stop(room.now_ms())
         room.note_players()

@@ -841,11 +841,18 @@ class RoomScreen(Screen[None]):
             if others:
                 self.say(f"Asked the others to let the computer play {title(colour)}.")
 
-        def send() -> None:
-            request = m.HandOver(room=room.ref, seat=colour)
-            self._request(request, asked, words=hand_over_refused(colour))
+        def send(sure: bool | None) -> None:
+            if sure:
+                request = m.HandOver(room=room.ref, seat=colour)
+                self._request(request, asked, words=hand_over_refused(colour))
 
-        self._unrating(f"Letting the computer play {title(colour)}", send)
+        words = (
+            f"Let the computer play {title(colour)} while its player is away? They take the"
+            " seat back when they come back. The game stays rated: if they are still away"
+            " at the end, they finish last."
+            + (" The others seated are asked first." if others else "")
+        )
+        self.app.push_screen(ConfirmScreen(words, "Let it play", careful=True), send)
 
     def action_account(self) -> None:
         self.app.push_screen(AccountScreen(self.connection))

@@ -5,7 +5,8 @@
  */
 
 import { clocked } from "./clock.js";
-import { button } from "./dom.js";
+import { openDialog } from "./dialogs.js";
+import { button, element } from "./dom.js";
 import { title } from "./words.js";
 
 /** The colours a person seated at this page (`playing`: their seats) may ask the computer to
@@ -23,14 +24,29 @@ export function handOverButton(colour, ask) {
     class: "hand-over",
     "data-colour": colour,
     "data-key": `hand-over-${colour}`,
-    title: `${title(colour)}'s player is away and their time runs on: the computer plays for them, at the room's level, until they come back (the game is then not rated). The other players are asked first.`,
+    title: `${title(colour)}'s player is away and their time runs on: the computer plays for them, at the room's level, until they come back. The game stays rated: if they are still away at the end, they finish last. The other players are asked first.`,
   });
 }
 
-/** Ask, for `room` (the RoomView), that the computer play `colour`; a game that counts for
- * ratings is asked about first, as for other help. Refusals are said as the room says them. */
+/** Ask, for `room` (the RoomView), that the computer play `colour`, once the person has
+ * read what it does (Enter keeps waiting). Refusals are said as the room says them. */
 export async function askHandOver(room, colour) {
-  if (!(await room.unratingAllowed(`The computer playing ${title(colour)}`))) return;
+  const { dialog, result } = openDialog(
+    `Let the computer play ${title(colour)}?`,
+    [
+      element(
+        "p",
+        {},
+        `The computer plays ${title(colour)} while its player is away; they take the seat back when they come back. The game stays rated: if they are still away at the end, they finish last.`,
+      ),
+    ],
+    [
+      { label: "Keep waiting", value: "wait", primary: true },
+      { label: "Let the computer play", value: "hand" },
+    ],
+  );
+  dialog.id = "hand-over-dialog";
+  if ((await result) !== "hand") return;
   try {
     await room.request({ type: "hand_over", room: room.ref, seat: colour });
   } catch (error) {

@@ -62,6 +62,7 @@ ROOM_VIEW: dict[str, Any] = {
     "clock": None,
     "flagged": [],
     "resigned": [],
+    "absent": [],
     "winners": [],
     "ended": None,
 }

@@ -40,8 +40,8 @@ def test_bots_wait_while_nobody_is_in_the_room_and_play_on_when_someone_comes() 
     assert table.lobby.rooms[room].version == 1
     assert table.lobby.bot_turns() == [], "green waits: nobody would see it move"
     table.clock.now += 120
-    table.lobby.tick()  # blue goes to a stand-in, who waits too
-    assert table.lobby.rooms[room].seats[0].holder is Holder.STANDIN
+    table.lobby.tick()  # no stand-in comes for blue: every other seat is a computer's
+    assert table.lobby.rooms[room].seats[0].holder is Holder.HUMAN
     assert table.lobby.bot_turns() == []
     table.lobby.handle(2, m.Spectate(room=room))
     (green,) = table.lobby.bot_turns()
@@ -113,7 +113,7 @@ def test_rooms_nobody_is_in_leave_the_list_within_seconds_whatever_is_left_in_th
     table.lobby.disconnect(6)
     table.clock.now += 5
     table.lobby.tick()
-    assert table.lobby.rooms[standins].seats[1].holder is Holder.STANDIN
+    assert table.lobby.rooms[standins].seats[1].holder is Holder.HUMAN, "against computers"
     table.join(7, str(reloaded.room["room"]), token=reloaded.token)
     table.clock.now += 4.9
     table.lobby.tick()

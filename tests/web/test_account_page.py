@@ -436,6 +436,9 @@ def test_the_computer_is_offered_a_seat_only_while_its_person_is_away_in_a_clock
     person: Callable[..., tuple[Player, Talk]], served: Served, output_dir: Path
 ) -> None:
     dee, talk = person("Dee", new_key())
+    dee.page.set_default_timeout(8000)
+    dee.page.on("console", lambda message: print("CONSOLE", message.text))
+    dee.page.on("pageerror", lambda error: print("PAGEERROR", error))
     eli, _ = person("Eli", new_key())
     code = days_room(dee, against=None)
     joined = request(eli, {"type": "join", "room": code, "seat": "white"})
@@ -469,21 +472,25 @@ def test_the_computer_is_offered_a_seat_only_while_its_person_is_away_in_a_clock
         ],
     ) == [[["white"], [], [], []], []], "only in play, with a clock, for a person seated here"
 
-    # Asked for: a rated game is unrated first, as for other help; Cancel asks nothing.
+    # Asked for: the page says what it does first; Enter keeps waiting and asks nothing.
     assert dee.view["rated"] is True
     hand_over.click()
-    dee.page.click("#unrate-dialog button[value=keep]")
-    dee.page.locator("#unrate-dialog").wait_for(state="detached")
+    words = dee.page.locator("#hand-over-dialog p").inner_text()
+    assert "The game stays rated" in words and "they finish last" in words
+    dee.page.keyboard.press("Enter")
+    dee.page.locator("#hand-over-dialog").wait_for(state="detached")
     assert sent(talk, "hand_over") == []
     hand_over.click()
-    dee.page.click("#unrate-dialog button[value=unrate]")
+    dee.page.click("#hand-over-dialog button[value=hand]")
     dee.wait("room.view.seats[1].holder.kind === 'standin'")
+    assert dee.view["rated"] is True, "a stand-in leaves the game rated"
     assert [message["seat"] for message in sent(talk, "hand_over")] == ["white"]
     dee.page.locator("button.hand-over").wait_for(state="detached")
     assert "computer" in dee.page.inner_text("#seats li[data-colour=white]")
 
     # A refusal is said as the room says others: Dee's own seat is not away.
-    module(dee, "handover.js", "mod.askHandOver(window.parlour.view, 'black')")
+    module(dee, "handover.js", "void mod.askHandOver(window.parlour.view, 'black')")
+    dee.page.click("#hand-over-dialog button[value=hand]")
     says(dee, "#error", "Black is not held by a person who is away")
     assert dee.view["status"] == "playing"
 
@@ -513,7 +520,7 @@ def test_the_others_seated_are_asked_before_the_computer_plays_for_one_away(
         player.wait("room.view.status === 'playing'")
     hal.page.close()
     gus.page.locator("button.hand-over[data-colour=red]").click()
-    gus.page.click("#unrate-dialog button[value=unrate]")
+    gus.page.click("#hand-over-dialog button[value=hand]")
     question = ivy.page.locator("dialog:has-text('let the computer play Red')")
     question.wait_for()
     assert "Blue asks to let the computer play Red while its player is away. Agree?" in (

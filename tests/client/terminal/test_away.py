@@ -97,7 +97,8 @@ async def test_the_computer_is_offered_the_seat_of_a_person_away_only_then(
         await command(pilot, HAND_OVER)
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "it asked first")
         words = str(app.screen.query_one("#words", Static).render())
-        assert words.startswith("Letting the computer play White makes this game unrated")
+        assert words.startswith("Let the computer play White while its player is away?")
+        assert "The game stays rated" in words
         back = await Connection.open(url, "bob", key=bob.key, retry_delays=(0.05,))
         try:
             assert isinstance(await back.request(m.Join(room=room.ref, seat="white")), m.Joined)
@@ -123,7 +124,7 @@ async def test_the_computer_is_offered_the_seat_of_a_person_away_only_then(
         log = "\n".join(line.text for line in screen.query_one("#log", RichLog).lines)
         assert "plays White until bob is back" in log
         assert HAND_OVER not in commands_offered(app)
-        assert not screen.room.view["rated"]
+        assert screen.room.view["rated"], "a stand-in leaves the game rated"
 
 
 async def test_no_hand_over_is_offered_without_a_clock_or_before_the_start(
