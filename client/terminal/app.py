@@ -796,7 +796,7 @@ class RoomScreen(Screen[None]):
 
         if room.status == "playing":
             words = "Start a new game? The game in play ends (people at other screens are asked)."
-            self.app.push_screen(ConfirmScreen(words, "New game"), confirmed)
+            self.app.push_screen(ConfirmScreen(words, "New game", careful=True), confirmed)
         else:
             self._with_call(again)
 

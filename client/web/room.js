@@ -897,8 +897,8 @@ export class RoomView {
       "Give up your seat?",
       [element("p", {}, "You leave the room for good: your seats go to the computer, or open for someone else, as the room says. To come back later instead, just close the page: the seat stays yours.")],
       [
-        { label: "Give up", value: "yes", primary: true },
-        { label: "Stay", value: "no" },
+        { label: "Stay", value: "no", primary: true },
+        { label: "Give up", value: "yes" },
       ],
     );
     if ((await result) === "yes") await this.giveUpNow();

@@ -189,6 +189,10 @@ def test_the_lobby_lists_your_rooms_and_giving_up_a_seat_leaves_for_good(
     page.click(f"#my-rooms a[data-ref='{ref}']")
     ann.wait("room.view !== null && room.playing().includes('black')")
     page.click("[data-action=give-up]")
+    page.keyboard.press("Enter")  # Stay is in focus: Enter keeps the seat
+    page.wait_for_selector("dialog[open]", state="detached")
+    assert ann.view is not None and "black" in ann.hook("room.playing()")
+    page.click("[data-action=give-up]")
     page.click("dialog button[value=yes]")
     page.wait_for_selector(".lobby")
     page.wait_for_timeout(300)

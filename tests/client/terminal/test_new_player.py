@@ -20,7 +20,16 @@ from parlour.client.terminal.widgets import BoardView
 from parlour.protocol import messages as m
 from parlour.rules import GAMES
 
-from .test_app import SCREEN, command, screen_of, seated, status_text, type_line, until
+from .test_app import (
+    SCREEN,
+    command,
+    play_a_move,
+    screen_of,
+    seated,
+    status_text,
+    type_line,
+    until,
+)
 
 
 @pytest.fixture
@@ -102,6 +111,13 @@ async def test_a_new_game_in_play_asks_before_the_game_ends(connection: Connecti
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is screen, "the question went")
         assert screen.room.status == "playing"
+        await play_a_move(pilot, app)
+        moves = list(screen.room.view["moves"])
+        await pilot.press("f6")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "it asked again")
+        await pilot.press("enter")  # No is in focus: Enter keeps the game
+        await until(pilot, lambda: app.screen is screen, "the question went")
+        assert moves and screen.room.view["moves"][: len(moves)] == moves, "the same game"
 
 
 async def test_the_board_takes_the_keys_when_the_game_starts(connection: Connection) -> None:
