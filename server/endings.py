@@ -38,11 +38,12 @@ class Endings:
     def resign(self, conn: ConnId, message: m.Resign) -> Outbox:
         """The sender gives up the game for one of its seats. Before each person seated has
         moved, that is an abort: nothing was played to rate. A resignation sent again (its
-        answer lost) is answered `ok` again."""
+        answer lost) is answered `ok` again, whether it resigned or aborted the game."""
         room = self.room
         seat = self._resigning(conn, message.seat)
         done: Outbox = [(conn, m.Ok(id=message.id))]
-        if self._this_game(message.version) and seat.colour in room.resigned:
+        gone = seat.colour in room.resigned or room.ended == ABORTED
+        if self._this_game(message.version) and gone:
             return done
         self._current(message.version)
         running(room)

@@ -150,6 +150,8 @@ def test_a_resignation_before_each_person_moved_is_an_abort_rated_for_nobody() -
     assert view["rating_changes"] is None
     assert lobby.take_unsaved().results == [], "no score card, no rating, nobody's games"
     assert held.history.window()[-1]["kind"] == "aborted"
+    again = m.Resign(room=room, version=held.version)
+    assert lobby.handle(1, again) == [(1, m.Ok())], "sent again, it is answered ok"
 
 
 def test_an_abort_is_refused_once_each_person_has_moved_and_sent_again_is_ok() -> None:
