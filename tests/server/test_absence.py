@@ -54,7 +54,7 @@ def test_a_stand_in_that_covered_a_short_absence_leaves_the_game_rated() -> None
     assert held.why_unrated() is None, "rated while the computer stands in"
     table.lobby.handle(6, m.Hello(version=1, name="Bob", key=KEYS["Bob"]))
     table.join(6, room, token=bob.token)
-    assert held.seats[1].holder is Holder.HUMAN
+    assert held.seats[1].holder.value == "human"
     finish(table, room)
     result = table.lobby.take_unsaved().results[0]
     assert result.rated and held.absent == set() and held.ended == "played"

@@ -70,7 +70,7 @@ def test_two_people_swap_colours_and_the_first_move_changes_hands() -> None:
     assert (asked.kind, asked.asked) == ("new_game", ["black"])
     outbox = table.lobby.handle(1, m.Answer(room=room, proposal=asked.proposal, accept=True))
     assert holders(held) == [("black", "Bob", None), ("white", "Ann", None)]
-    assert held.status is Status.PLAYING and held.version == version + 1 and held.moves == []
+    assert held.status.value == "playing" and held.version == version + 1 and held.moves == []
     assert held.seats[1].player == player_id(ANN_KEY), "her player id went with her"
     assert held.state is not None and held.seats[held.state.to_move].name == "Bob"
     views = {conn: message.room for conn, message in outbox if isinstance(message, m.RoomView)}
