@@ -496,7 +496,7 @@ class Room:
             self._observed = (state, made)
         if index not in made:
             made[index] = state.observation(index)
-        if self.status is Status.FINISHED and not state.is_over:
+        if self.status is Status.FINISHED and (self.out or not state.is_over):
             return made[index] | self.end_shown()
         return made[index]
 
@@ -514,5 +514,6 @@ class Room:
 
     def end_shown(self) -> dict[str, Any]:
         """What an observation says of a game that ended before its rules ended it (a flag,
-        a resignation, a draw agreed, an abort): over, as a game played out says it."""
+        a resignation, a draw agreed, an abort), or with a seat out of it: over, as a game
+        played out says it, with the room's winners."""
         return {"over": True, "to_move": None, "legal_moves": [], "winners": list(self.winners)}

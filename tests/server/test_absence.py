@@ -68,6 +68,7 @@ def test_a_person_away_at_the_end_finishes_last_and_the_game_counts_for_the_othe
     finish(table, room)
     view = held.view(1)
     assert (view["absent"], view["winners"], view["rated"]) == (["white"], ["black"], True)
+    assert view["state"]["over"] and view["state"]["winners"] == ["black"], "as the room says"
     result = table.lobby.take_unsaved().results[0]
     assert result.rated and [seat.outcome for seat in result.seats] == ["win", "loss"]
     assert result.seats[1].player_id is not None, "Bob's rating takes the loss"
