@@ -53,20 +53,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group(group))
 
 
-@pytest.fixture(autouse=True)
-def cluster_first(request: pytest.FixtureRequest) -> None:
-    """A worker's first test outside the cluster's group lowers the worker's priority (and
-    its browsers' and servers'), once: the cluster's failovers are timed on the wall clock,
-    and the worker running them (the group goes first, as the largest) keeps the CPU it
-    needs while the others share what is left."""
-    worker = getattr(request.config, "workerinput", None)
-    if worker is None or worker.get("niced"):
-        return
-    if not request.node.nodeid.startswith(RUN_APART["cluster"]):
-        os.nice(10)
-        worker["niced"] = True
-
-
 def uses_module_fixture(item: pytest.Item) -> bool:
     info = getattr(item, "_fixtureinfo", None)
     if info is None:
