@@ -30,7 +30,7 @@ from .processes import REDIS_SERVER
 SETTINGS = Settings(
     nodes=3,
     lease=2.0,
-    othello_rooms=3,
+    othello_rooms=2,
     tribolo_rooms=1,
     seed=7,
     calm=(0.3, 0.6),

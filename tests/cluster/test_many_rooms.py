@@ -1,4 +1,4 @@
-"""Two dozen rooms spread over three nodes while nodes are killed at random and replaced:
+"""Eighteen rooms spread over three nodes while nodes are killed at random and replaced:
 afterwards every acknowledged move is in its room exactly once, where it was played."""
 
 import asyncio
@@ -14,7 +14,7 @@ from .conftest import StartNode, start_nodes
 from .players import LOST, RETRY_PAUSE, Reconnecting
 from .processes import Node
 
-PAIRS = 8
+PAIRS = 6
 ROOMS_EACH = 3
 """Rooms a pair of players share: a connection may host three rooms at once."""
 MOVES = 16
