@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from parlour.server import ParlourServer
+from parlour.server.room import Room
 
 PROTOCOL_MD = Path(__file__).parents[2] / "protocol.md"
 GAME_SECONDS = 120
@@ -79,10 +80,16 @@ async def test_the_smallest_client_sees_a_game_lost_on_time_end(
     clocked = code.replace(made, 'bot_think_ms=100, time_control={"kind": "live", "base_s": 60})')
     process = await run_tiny(clocked, url, tmp_path)
     async with asyncio.timeout(GAME_SECONDS):
-        while not any(len(room.moves) >= 4 for room in server.lobby.rooms.values()):
-            await asyncio.sleep(0.01)
-    wall.ahead = 600.0
+        while not any(computers_turn(room) for room in server.lobby.rooms.values()):
+            await asyncio.sleep(0.001)
+    wall.ahead = 600.0  # at once, on the computer's turn: the client sends nothing meanwhile
     said = await said_by(process)
     (room,) = server.lobby.rooms.values()
     assert room.ended == "flag" and room.state is not None and not room.state.is_over
+    assert room.winners == ["black"], "the computer ran out of time"
     assert said.strip().endswith(f"won by {room.winners}"), said
+
+
+def computers_turn(room: Room) -> bool:
+    """Whether, a few moves in, the computer (white) is to move."""
+    return room.state is not None and len(room.moves) >= 4 and room.state.to_move == 1
