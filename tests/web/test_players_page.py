@@ -364,14 +364,18 @@ def test_a_name_another_player_holds_is_asked_again_on_the_same_connection(
 # Ratings, My games, the leaderboard, replays.
 
 
+def small_rated_room(player: Player) -> str:
+    """A small Tribolo room, `player` blue against two easy computers, not started."""
+    seats = {"blue": "you", "red": "easy", "green": "easy"}
+    return make_room(player, "tribolo", SMALL, seats, SMALL_BOARD)
+
+
 def test_a_rated_game_shows_ratings_their_changes_the_score_card_and_its_replay(
     open_player: Any, output_dir: Path
 ) -> None:
     ann: Player = open_player("Ann")
     page = ann.page
-    ref = make_room(
-        ann, "tribolo", SMALL, {"blue": "you", "red": "easy", "green": "easy"}, SMALL_BOARD
-    )
+    ref = small_rated_room(ann)
     # Before the start: every seat's rating (new: provisional), and the room says it counts.
     ann.wait("room.view.seats.every((seat) => seat.rating)")
     seats = page.locator("#seats")
@@ -474,9 +478,7 @@ def test_my_games_and_the_leaderboard_show_a_finished_rated_game(
 ) -> None:
     ann: Player = open_player("Ann")
     page = ann.page
-    ref = make_room(
-        ann, "tribolo", SMALL, {"blue": "you", "red": "easy", "green": "easy"}, SMALL_BOARD
-    )
+    ref = small_rated_room(ann)
     page.click("[data-action=start]")
     ann.play_out()
     page.wait_for_selector("#game-over #initials-form")
