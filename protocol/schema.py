@@ -265,6 +265,7 @@ def _room_view() -> Schema:
         "resigned": COLOURS,
         "absent": COLOURS,
         "winners": COLOURS,
+        "abortable": BOOLEAN,
     }
     optional = {
         "ended": {"enum": list(ENDINGS)},
@@ -311,7 +312,7 @@ def _history_entry() -> Schema:
         ),
         "flagged": ({"seat": COLOUR, "ends": BOOLEAN}, {"name": STRING}),
         "resigned": ({"seat": COLOUR, "ends": BOOLEAN}, {"name": STRING}),
-        "aborted": ({"seat": COLOUR}, {"name": STRING}),
+        "aborted": ({"seat": COLOUR}, {"name": STRING, "late": BOOLEAN}),
         "clock_paused": ({"seat": COLOUR, "given_ms": COUNT}, {}),
     }
     every = {"n": integer_schema(1), "at": COUNT}

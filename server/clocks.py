@@ -25,6 +25,9 @@ LAG_REFILL_MS: Final = 200
 """Lag forgiveness a seat earns back with each of its moves."""
 MAX_LAG_MS: Final = 1000
 """The most lag forgiven on one move."""
+FIRST_MOVE_MS: Final = {LIVE: 30_000, DAYS: DAY_MS}
+"""How long a person has for the first move of their own in a game, before the game is
+aborted for them: nothing was played that could be rated."""
 MAX_PAUSE_GIVEN_MS: Final = 7 * DAY_MS
 """The most time given back for one pause of the server (a restart, a failover)."""
 
@@ -80,7 +83,19 @@ class Clock:
         if self.running is None:
             return None
         grace = GRACE_MS if self.control.kind == LIVE else 0
-        deadline = self.since_ms + self.remaining_ms[self.running] + grace
+        return self._due(self.remaining_ms[self.running] + grace)
+
+    def first_move_due_ms(self) -> int | None:
+        """When the running seat's person is late with a first move (FIRST_MOVE_MS), which
+        aborts a game not yet played by everyone (protocol.md 2.7)."""
+        if self.running is None:
+            return None
+        return self._due(FIRST_MOVE_MS[self.control.kind])
+
+    def _due(self, allowance_ms: int) -> int:
+        """When the running seat has run `allowance_ms` of its time, its holds not counted."""
+        assert self.running is not None
+        deadline = self.since_ms + allowance_ms
         hold = self.holds.get(self.running)
         if hold is not None and hold[0] < deadline and hold[1] > self.since_ms:
             deadline += hold[1] - max(hold[0], self.since_ms)

@@ -49,7 +49,7 @@ class Endings:
         running(room)
         if seat.colour in room.out:
             raise refuse(ErrorCode.OUT_OF_TIME, f"{seat.colour} ran out of time already")
-        if not everyone_moved(room):
+        if room.yet_to_move():
             return [*done, *self._aborted(seat)]
         return [*done, *self.out(room.seats.index(seat), RESIGNED)]
 
@@ -65,7 +65,7 @@ class Endings:
             return done
         self._current(message.version)
         running(room)
-        if everyone_moved(room):
+        if not room.yet_to_move():
             raise refuse(
                 ErrorCode.NOT_ABORTABLE,
                 "every person seated has moved: the game can be resigned, not aborted",
@@ -114,14 +114,20 @@ class Endings:
         shown = self.services.shown(room)  # that the seat is out, before who plays it on
         return [*shown, *self.seats.told(seat, by=None)]
 
-    def _aborted(self, by: Seat) -> Outbox:
+    def late(self, index: int) -> Outbox:
+        """Seat `index`'s person made no first move in the time a first move has: the game
+        is aborted for them."""
+        return self._aborted(self.room.seats[index], late=True)
+
+    def _aborted(self, by: Seat, *, late: bool = False) -> Outbox:
         """The game ends here, rated for nobody, won by nobody."""
         room = self.room
         room.status, room.ended, room.winners = Status.FINISHED, ABORTED, []
         if room.clock is not None:
             room.clock.stop(room.now_ms())
         name = by.name if by.belongs_to_person else None
-        room.history.add(ABORT, self.services.wall(), seat=by.colour, name=name)
+        fields = {"late": True} if late else {}
+        room.history.add(ABORT, self.services.wall(), seat=by.colour, name=name, **fields)
         return self.services.shown(room)
 
     def _resigning(self, conn: ConnId, colour: str | None) -> Seat:
@@ -153,16 +159,3 @@ class Endings:
                 f"that was another game: the room is at version {self.room.version}",
                 version=self.room.version,
             )
-
-
-def everyone_moved(room: Room) -> bool:
-    """Whether each seat held by a person has made a move of its own in this game (a seat
-    the computer played for its person counts as moved)."""
-    people = {index for index, seat in enumerate(room.seats) if seat.belongs_to_person}
-    state = room.initial
-    for move in room.moves:
-        people.discard(state.to_move)
-        if not people:
-            return True
-        state = state.play_text(move)
-    return not people

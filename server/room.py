@@ -475,7 +475,21 @@ class Room:
             "absent": [colour for colour in self.out if colour in self.absent],
             "winners": list(self.winners),
             "ended": self.ended,
+            "abortable": self.status is Status.PLAYING and bool(self.yet_to_move()),
         }
+
+    def yet_to_move(self) -> list[int]:
+        """The seats held by people that have made no move of their own in this game (a seat
+        the computer played for its person counts as moved): while one is left, nothing was
+        played that could be rated, and the game may be aborted."""
+        people = {index for index, seat in enumerate(self.seats) if seat.belongs_to_person}
+        state = self.initial
+        for move in self.moves:
+            people.discard(state.to_move)
+            if not people:
+                break
+            state = state.play_text(move)
+        return sorted(people)
 
     def viewpoint(self, seat: Seat | None) -> int | None:
         """Whose eyes `seat` sees the game through: its own where seats see differently."""

@@ -72,7 +72,7 @@ class Table:
         self.files = GameFiles(room, services)
         self.endings = Endings(room, services, self.seats, self._end)
         self.consent = Consent(room, services, self.seats, self.endings.agree)
-        self.timing = TableClock(room, services, self.endings.out)
+        self.timing = TableClock(room, services, self.endings.out, self.endings.late)
 
     def handle(self, conn: ConnId, message: TableRequest) -> Outbox:
         """Act on one valid request, once a seat whose time ran out is flagged; a refusal

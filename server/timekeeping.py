@@ -45,8 +45,7 @@ class Timekeeper:
         `flags_due`."""
         for room_id in self.journal.take_timed():
             table = self.tables.get(room_id)
-            clock = None if table is None else table.room.clock
-            deadline = None if clock is None else clock.next_event_ms()
+            deadline = None if table is None else table.timing.next_event_ms()
             if deadline is not None:
                 heapq.heappush(self._deadlines, (deadline, room_id))
         return self._deadlines[0][0] / 1000 if self._deadlines else None

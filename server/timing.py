@@ -24,23 +24,52 @@ class TableClock:
         room: Room,
         services: Services,
         put_out: Callable[[int, str], Outbox],
+        abort_late: Callable[[int], Outbox],
     ) -> None:
         self.room = room
         self.services = services
         self.put_out = put_out
         """Puts a seat out of the game (`Endings.out`)."""
+        self.abort_late = abort_late
+        """Aborts the game for a seat late with its first move (`Endings.late`)."""
 
     def time_up(self) -> Outbox:
-        """Flag the seat to move if its time (and grace) ran out, and show the room when a
-        vacation ended: worked out when the room is next asked anything, or when the
-        lobby's time for it comes."""
+        """Flag the seat to move if its time (and grace) ran out, abort the game if its
+        person is late with a first move, and show the room when a vacation ended: worked
+        out when the room is next asked anything, or when the lobby's time for it comes."""
         room, clock = self.room, self.room.clock
         if clock is None or room.status is not Status.PLAYING:
             return []
         now = room.now_ms()
         shown = self.services.shown(room) if clock.settle(now) else []
+        late = self._late_first_move()
+        if late is not None and now >= late[1]:
+            return self.abort_late(late[0])
         seat = clock.out_of_time(now)
         return shown if seat is None else self._flag(seat, now)
+
+    def next_event_ms(self) -> int | None:
+        """When the room's clock next needs looking at (Unix milliseconds): a flag, a late
+        first move, or the end of a hold."""
+        clock = self.room.clock
+        if clock is None or self.room.status is not Status.PLAYING:
+            return None
+        late = self._late_first_move()
+        soonest = clock.next_event_ms()
+        if late is None or soonest is None:
+            return soonest
+        return min(soonest, late[1])
+
+    def _late_first_move(self) -> tuple[int, int] | None:
+        """The seat to move and when its person is late, while it is yet to make a first
+        move; a flag before then aborts the game too."""
+        clock = self.room.clock
+        if clock is None or clock.running is None or clock.running not in self.room.yet_to_move():
+            return None
+        due = clock.first_move_due_ms()
+        deadline = clock.deadline_ms()
+        assert due is not None and deadline is not None
+        return clock.running, min(due, deadline)
 
     def _flag(self, index: int, now_ms: int) -> Outbox:
         """`index`'s time ran out: it is out of the game (`Endings.out`)."""

@@ -180,7 +180,8 @@ def test_a_seat_out_of_time_loses_a_two_seat_game_and_may_not_move_after() -> No
     lobby, wall = clocked_lobby(("Ann", ann), ("Bob", bob))
     control = {"kind": "live", "base_s": 30}
     room = started(lobby, "othello", ["black", "white"], time_control=control)
-    move(lobby, room)  # black moves at once; white's 30 s run
+    for _ in range(3):
+        move(lobby, room)  # black, white and black move at once; white's 30 s run
     deadline = lobby.timekeeper.next_deadline()
     assert deadline == UNIX + 30 + GRACE_MS / 1000
     wall.now = deadline - 0.001
@@ -224,7 +225,9 @@ def test_a_request_notices_a_flag_before_the_shell_does() -> None:
     room = started(
         lobby, "othello", ["black", "white"], time_control={"kind": "live", "base_s": 15}
     )
-    wall.now += 16.0  # black never moved; nobody called flags_due
+    move(lobby, room)
+    move(lobby, room)
+    wall.now += 16.0  # black does not move again; nobody called flags_due
     told = lobby.handle(2, m.Chat(room=room, text="still there?"))
     assert isinstance(answer(told, 2), m.Ok)
     assert lobby.rooms[room].status is Status.FINISHED
@@ -233,7 +236,7 @@ def test_a_request_notices_a_flag_before_the_shell_does() -> None:
 
 def test_the_other_seat_gets_a_tie_where_it_could_not_have_won() -> None:
     lobby, wall = clocked_lobby(("Ann", None), ("Bob", None))
-    hopeless = ".WBBBBBB/" + "BBBBBBBB/" * 6 + "BBBBBBWW B"  # black 60, white 3, black to move
+    hopeless = ".WBBB..B/" + "BBBBBBBB/" * 6 + "BBBBBBWW B"  # black 58, white 3, black to move
     room = started(
         lobby,
         "othello",
@@ -242,6 +245,8 @@ def test_the_other_seat_gets_a_tie_where_it_could_not_have_won() -> None:
         board=None,
         time_control={"kind": "live", "base_s": 15},
     )
+    move(lobby, room)
+    move(lobby, room)  # each has moved: white can no longer win
     wall.now += 16.0
     assert lobby.timekeeper.next_deadline() == UNIX + 16.0
     lobby.timekeeper.flags_due()
@@ -264,7 +269,10 @@ def test_in_a_game_of_three_the_computer_plays_on_for_the_seat_out_of_time() -> 
     held = lobby.rooms[room]
     assert held.state is not None
     first = held.seats[held.state.to_move]
-    wall.now += 61.0
+    for _ in range(3):
+        move(lobby, room)  # each of the three moves once, at once
+    assert held.seats[held.state.to_move] is first
+    wall.now += 67.0  # its 60 s, the 5 s its move gained, and the grace
     deadline = lobby.timekeeper.next_deadline()
     assert deadline is not None and deadline <= wall.now
     told = lobby.timekeeper.flags_due()
@@ -387,7 +395,9 @@ def test_live_games_move_ratings_of_their_own_kind_only() -> None:
     lobby, wall = clocked_lobby(("Ann", ann), ("Bob", bob))
     live = {"kind": "live", "base_s": 60}
     room = started(lobby, "othello", ["black", "white"], time_control=live)
-    wall.now += 61.0 + GRACE_MS / 1000  # black never moves: white wins on time
+    move(lobby, room)
+    move(lobby, room)
+    wall.now += 61.0 + GRACE_MS / 1000  # black moves no more: white wins on time
     assert lobby.timekeeper.next_deadline() is not None
     lobby.timekeeper.flags_due()
     changes = lobby.rooms[room].rating_changes

@@ -8,10 +8,12 @@ import pytest
 
 from parlour.protocol import messages as m
 from parlour.protocol.players import new_key
+from parlour.protocol.timecontrol import DAY_MS
+from parlour.server.clocks import GRACE_MS
 from parlour.server.lobby import Lobby
 from parlour.server.room import Holder
 
-from .test_clocks import clocked_lobby, move, started
+from .test_clocks import UNIX, Wall, clocked_lobby, move, started
 from .test_lobby import answer, error_code, to
 
 LIVE = {"kind": "live", "base_s": 300}
@@ -173,6 +175,83 @@ def test_an_abort_is_refused_once_each_person_has_moved_and_sent_again_is_ok() -
     now = m.Abort(room=room, version=held.version)
     assert error_code(lobby.handle(1, now), 1) == "not_abortable"
     assert held.status.value == "playing"
+
+
+def late_lobby(count: int) -> tuple[Lobby, Wall]:
+    names = [("Ann", new_key()), ("Bob", new_key()), ("Cy", new_key())][:count]
+    return clocked_lobby(*names)
+
+
+def test_a_person_late_with_a_first_move_aborts_a_live_game_for_nobody() -> None:
+    lobby, wall = late_lobby(2)
+    room = started(lobby, "othello", ["black", "white"], time_control=LIVE)
+    held = lobby.rooms[room]
+    assert view_of(lobby, room)["abortable"] is True
+    move(lobby, room)  # black moves at once: white's 30 s begin
+    assert lobby.timekeeper.next_deadline() == UNIX + 30
+    wall.now = UNIX + 29.999
+    assert lobby.timekeeper.flags_due() == [] and held.status.value == "playing"
+    wall.now = UNIX + 30
+    told = lobby.timekeeper.flags_due()
+    view = [message for message in to(told, 1) if isinstance(message, m.RoomView)][-1].room
+    assert (view["status"], view["ended"], view["winners"], view["abortable"]) == (
+        "finished",
+        "aborted",
+        [],
+        False,
+    )
+    assert view["state"]["over"] and view["rating_changes"] is None
+    assert lobby.take_unsaved().results == [], "rated for nobody"
+    last = held.history.window()[-1]
+    assert last == last | {"kind": "aborted", "seat": "white", "name": "Bob", "late": True}
+
+
+def test_once_each_person_has_moved_the_clock_alone_decides() -> None:
+    lobby, wall = late_lobby(2)
+    room = started(lobby, "othello", ["black", "white"], time_control=LIVE)
+    both_moved(lobby, room)
+    assert view_of(lobby, room)["abortable"] is False
+    assert lobby.timekeeper.next_deadline() == UNIX + 300 + GRACE_MS / 1000
+    wall.now = UNIX + 120  # far past 30 s: black thinks on
+    assert lobby.timekeeper.flags_due() == [] and lobby.rooms[room].status.value == "playing"
+
+
+def test_a_game_of_days_waits_a_day_for_a_first_move_and_a_short_clock_its_own_time() -> None:
+    lobby, wall = late_lobby(2)
+    days = started(lobby, "othello", ["black", "white"], time_control={"kind": "days", "days": 3})
+    assert lobby.timekeeper.next_deadline() == UNIX + DAY_MS / 1000
+    lobby.handle(1, m.Leave(room=days))
+    short = started(
+        lobby, "othello", ["black", "white"], time_control={"kind": "live", "base_s": 15}
+    )
+    move(lobby, short)
+    assert lobby.timekeeper.next_deadline() == UNIX + 16
+    wall.now = UNIX + 16  # white's 15 s and the grace: out of time before its first move
+    lobby.timekeeper.flags_due()
+    held = lobby.rooms[short]
+    assert held.ended == "aborted" and held.out == {}, "no flag, no rating: an abort"
+    assert lobby.take_unsaved().results == []
+
+
+def test_only_people_are_waited_for_a_first_move() -> None:
+    lobby, wall = late_lobby(1)
+    joined = answer(
+        lobby.handle(1, m.CreateRoom(game="tribolo", board=1, seat="red", time_control=LIVE)), 1
+    )
+    room = str(joined.room["room"])
+    for request in (m.FillBots(room=room), m.Start(room=room)):
+        assert isinstance(answer(lobby.handle(1, request), 1), m.Ok)
+    held = lobby.rooms[room]
+    assert held.state is not None and held.seats[held.state.to_move].colour == "blue"
+    assert held.yet_to_move() == [1], "red's person, not the computers"
+    assert lobby.timekeeper.next_deadline() == UNIX + 300 + GRACE_MS / 1000
+    (turn,) = lobby.bot_turns()
+    lobby.play_bot(turn, held.state.format_move(held.state.legal_moves()[0]))
+    assert lobby.timekeeper.next_deadline() == UNIX + 30, "red's person has 30 s"
+    move(lobby, room)
+    assert view_of(lobby, room)["abortable"] is False
+    wall.now = UNIX + 200
+    assert lobby.timekeeper.flags_due() == [] and held.status.value == "playing"
 
 
 @pytest.mark.parametrize("request_kind", ["resign", "abort"])
