@@ -194,8 +194,6 @@ class Consent:
         if not asked:
             raise refuse(ErrorCode.NO_SUCH_PROPOSAL, "that proposal waits for no answer of yours")
         done: Outbox = [(conn, m.Ok(id=message.id))]
-        if proposal.kind != "new_game" and room.status is not Status.PLAYING:
-            return [*done, *self._end("expired", None)]  # the game it was about is over
         if not message.accept:
             return [*done, *self._end("declined", asked[0])]
         proposal.waiting.difference_update(asked)
@@ -211,6 +209,14 @@ class Consent:
             rotate=proposal.rotate,
         )
         return [*done, *ended, *told, *self.services.shown(room)]
+
+    def outlived(self) -> Outbox:
+        """The game changed under a proposal about it (it ended, or a seat went out of it):
+        the proposal ends, expired, changing nothing. A new game still stands."""
+        proposal = self.room.proposal
+        if proposal is None or proposal.kind == "new_game":
+            return []
+        return self._end("expired", None)
 
     def expire(self, now: float) -> Outbox:
         """Silence declines: a proposal nobody answered in time ends."""

@@ -28,12 +28,15 @@ class Endings:
         services: Services,
         seats: Seats,
         end: Callable[[State[Any], str], Result],
+        outlive: Callable[[], Outbox],
     ) -> None:
         self.room = room
         self.services = services
         self.seats = seats
         self.end = end
         """How the table ends a game: its result noted, the room finished."""
+        self.outlive = outlive
+        """Ends a proposal about the game as it was (`Consent.outlived`)."""
 
     def resign(self, conn: ConnId, message: m.Resign) -> Outbox:
         """The sender gives up the game for one of its seats. Before each person seated has
@@ -104,7 +107,7 @@ class Endings:
         if ends:
             result = self.end(room.state, how)
             rated = self.services.known.rate(room, result)
-            return [*self.services.shown(room), *rated]
+            return [*self.outlive(), *self.services.shown(room), *rated]
         level = room_level(room)
         if seat.belongs_to_person:
             seat.hand_to_computer(level)
@@ -112,7 +115,7 @@ class Endings:
             seat.level = level
         room.record_seat_change(seat)
         shown = self.services.shown(room)  # that the seat is out, before who plays it on
-        return [*shown, *self.seats.told(seat, by=None)]
+        return [*self.outlive(), *shown, *self.seats.told(seat, by=None)]
 
     def late(self, index: int) -> Outbox:
         """Seat `index`'s person made no first move in the time a first move has: the game
@@ -128,7 +131,7 @@ class Endings:
         name = by.name if by.belongs_to_person else None
         fields = {"late": True} if late else {}
         room.history.add(ABORT, self.services.wall(), seat=by.colour, name=name, **fields)
-        return self.services.shown(room)
+        return [*self.outlive(), *self.services.shown(room)]
 
     def _resigning(self, conn: ConnId, colour: str | None) -> Seat:
         """The seat the sender resigns: the one named, else the one to move if it is the

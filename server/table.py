@@ -70,8 +70,8 @@ class Table:
         self.seats = Seats(room, services)
         self.help = Help(room, services)
         self.files = GameFiles(room, services)
-        self.endings = Endings(room, services, self.seats, self._end)
-        self.consent = Consent(room, services, self.seats, self.endings.agree)
+        self.consent = Consent(room, services, self.seats, self._agreed)
+        self.endings = Endings(room, services, self.seats, self._end, self.consent.outlived)
         self.timing = TableClock(room, services, self.endings.out, self.endings.late)
 
     def handle(self, conn: ConnId, message: TableRequest) -> Outbox:
@@ -386,6 +386,10 @@ class Table:
         return outbox
 
     # The end.
+
+    def _agreed(self) -> Outbox:
+        """The people seated agreed to end the game as it stands (`Endings.agree`)."""
+        return self.endings.agree()
 
     def _end(self, state: State[Any], how: str) -> Result:
         """The game is over, ended `how` (played out, a flag, ...): its result, for the

@@ -304,21 +304,35 @@ def test_a_draw_declined_or_against_the_computer_changes_nothing() -> None:
     assert error_code(alone.handle(1, m.OfferDraw(room=ref)), 1) == "nobody_to_ask"
 
 
-def test_a_draw_accepted_after_a_resignation_ended_the_game_changes_nothing() -> None:
+def test_a_draw_offer_ends_when_a_seat_resigns_and_a_late_accept_changes_nothing() -> None:
     lobby = rated_lobby(3)
     room = started(lobby, "tribolo", ["blue", "red", "green"])
     both_moved(lobby, room, plies=3)
     held = lobby.rooms[room]
     told = lobby.handle(1, m.OfferDraw(room=room))
     (asked,) = [message for message in to(told, 2) if isinstance(message, m.Proposal)]
-    for conn in (2, 3):  # red, then green, resign: blue has won
-        assert isinstance(
-            answer(lobby.handle(conn, m.Resign(room=room, version=held.version)), conn), m.Ok
-        )
+    told = lobby.handle(2, m.Resign(room=room, version=held.version))
+    ended = [message for message in to(told, 1) if isinstance(message, m.ProposalEnded)]
+    assert [(message.kind, message.outcome) for message in ended] == [("draw", "expired")]
+    assert held.proposal is None and held.status.value == "playing"
+    told = lobby.handle(3, m.Resign(room=room, version=held.version))
+    assert isinstance(answer(told, 3), m.Ok)
     assert held.winners == ["blue"] and held.ended == "resigned"
     lobby.take_unsaved()
-    told = lobby.handle(2, m.Answer(room=room, proposal=asked.proposal, accept=True))
-    ended = [message for message in to(told, 1) if isinstance(message, m.ProposalEnded)]
-    assert [message.outcome for message in ended] == ["expired"]
+    late = m.Answer(room=room, proposal=asked.proposal, accept=True)
+    assert error_code(lobby.handle(3, late), 3) == "no_such_proposal"
     assert held.winners == ["blue"] and held.ended == "resigned"
     assert lobby.take_unsaved().results == []
+
+
+def test_a_new_game_asked_for_during_a_game_stands_when_the_game_is_aborted() -> None:
+    lobby = rated_lobby(2)
+    room = started(lobby, "othello", ["black", "white"])
+    held = lobby.rooms[room]
+    told = lobby.handle(1, m.NewGame(room=room))
+    (asked,) = [message for message in to(told, 2) if isinstance(message, m.Proposal)]
+    told = lobby.handle(2, m.Abort(room=room, version=held.version))
+    assert not [message for message in to(told, 1) if isinstance(message, m.ProposalEnded)]
+    assert held.ended == "aborted" and held.proposal is not None
+    lobby.handle(2, m.Answer(room=room, proposal=asked.proposal, accept=True))
+    assert held.status.value == "playing" and held.moves == []
