@@ -131,6 +131,10 @@ class GameFiles:
             raise refuse(ErrorCode.NOT_BEST, "initials are for a finished game's best score")
         if seat.colour in room.changed_hands or seat.name is None:
             raise refuse(ErrorCode.NOT_BEST, "a seat that changed hands makes no best score")
+        if seat.colour in room.stood_in:
+            raise refuse(
+                ErrorCode.NOT_BEST, "the computer played some of this seat's moves: no best score"
+            )
         asked = SetInitials(
             room.game.name,
             preset_of(room.options, room.position),

@@ -46,6 +46,9 @@ class SeatResult:
     played_by: tuple[str, ...] = ()
     """Every player who held the seat during the game, the last at the end: the game is
     in each one's own list, though the computer played the seat in the end."""
+    own_play: bool = True
+    """Whether the seat's person made every move of it (no stand-in ever played it): only
+    such a score may be a board's best."""
 
     @property
     def whose(self) -> str | None:
@@ -151,6 +154,7 @@ def result_of(room: Room, record: str = "") -> Result:
                 player_id=seat.player if person else None,
                 rated_as=None if changed else rated_as,
                 played_by=tuple(room.played_by.get(seat.colour, ())),
+                own_play=person and seat.colour not in room.stood_in,
             )
         )
     return Result(

@@ -106,6 +106,7 @@ MIGRATIONS: Final = (
         "CREATE INDEX codes_sent_by_address ON codes_sent (address, at_ms)",
     ),
     ("CREATE TABLE unsent (id INTEGER PRIMARY KEY, mail TEXT NOT NULL)",),
+    ("ALTER TABLE result_seats ADD COLUMN own_play INTEGER NOT NULL DEFAULT 1",),
 )
 """Each entry's statements take the schema from the version of its index to the next."""
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -243,10 +244,14 @@ class Store:
             ),
         )
         self._db.executemany(
-            "INSERT INTO result_seats (result, colour, kind, name, level, outcome, score, player)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO result_seats (result, colour, kind, name, level, outcome, score, player,"
+            " own_play) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (cursor.lastrowid, s.colour, s.kind, s.name, s.level, s.outcome, s.score, s.whose)
+                (
+                    cursor.lastrowid,
+                    *(s.colour, s.kind, s.name, s.level, s.outcome, s.score, s.whose),
+                    int(s.own_play),
+                )
                 for s in result.seats
             ],
         )
@@ -282,7 +287,7 @@ class Store:
             args,
         ).fetchall()
         best = self._db.execute(
-            f"SELECT s.name, s.score, s.initials {joined} AND s.kind = 'human'"
+            f"SELECT s.name, s.score, s.initials {joined} AND s.kind = 'human' AND s.own_play"
             " ORDER BY s.score DESC, r.finished_at ASC LIMIT 1",
             args,
         ).fetchone()
@@ -305,6 +310,7 @@ class Store:
             found = self._db.execute(
                 "SELECT s.rowid, s.name, s.score FROM result_seats s JOIN results r"
                 " ON r.id = s.result WHERE r.game = ? AND r.preset = ? AND s.kind = 'human'"
+                " AND s.own_play"
                 " ORDER BY s.score DESC, r.finished_at ASC LIMIT 1",
                 (asked.game, asked.preset),
             ).fetchone()

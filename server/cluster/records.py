@@ -649,7 +649,8 @@ def _score_counts(results: Iterable[Result]) -> str:
                 fields.append(f"p:{seat.player}:{seat.outcome}")
             for field in fields:
                 counts[field] = counts.get(field, 0) + 1
-            if seat.kind == "human" and seat.name and (best is None or seat.score > best[1]):
+            own = seat.kind == "human" and seat.own_play
+            if own and seat.name and (best is None or seat.score > best[1]):
                 best = (seat.name, seat.score)
         keys = [f"{result.game}:{result.preset}", f"{result.game}:{ALL}"]
         game = f"{result.room}:{result.version}"

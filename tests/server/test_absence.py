@@ -5,6 +5,7 @@ and the game counts for those who stayed; no stand-in comes against computers al
 from parlour.protocol import messages as m
 from parlour.protocol.players import new_key
 from parlour.server.room import Holder, Room, Status
+from parlour.server.store import MEMORY, Store
 
 from .test_lobby import Table, answer
 from .test_rematch import finish
@@ -105,3 +106,29 @@ def test_no_stand_in_comes_against_computers_alone_and_the_game_stays_rated() ->
     table.lobby.tick()
     assert held.seats[0].holder is Holder.HUMAN and held.status is Status.PLAYING
     assert held.why_unrated() is None and held.seat_log == []
+
+
+def test_a_seat_the_computer_stood_in_for_makes_no_best_score() -> None:
+    table = keyed_table("Ann", "Bob")
+    table.lobby.asker.archive = store = Store(MEMORY)
+    room, bob = rated_othello(table)
+    held = table.lobby.rooms[room]
+    away(table, 2)
+    assert held.state is not None
+    text = held.state.format_move(held.state.legal_moves()[0])
+    table.lobby.handle(1, m.Move(room=room, version=held.version, move=text))
+    (turn,) = table.lobby.bot_turns()  # the stand-in plays one of white's moves
+    assert held.state is not None
+    table.lobby.play_bot(turn, held.state.format_move(held.state.legal_moves()[0]))
+    table.lobby.handle(6, m.Hello(version=1, name="Bob", key=KEYS["Bob"]))
+    table.join(6, room, token=bob.token)
+    finish(table, room)
+    result = table.lobby.take_unsaved().results[0]
+    assert [seat.own_play for seat in result.seats] == [True, False]
+    assert result.rated and result.seats[1].player_id is not None, "Bob's game still counts"
+    store.save([], results=[result])
+    card = answer(table.lobby.handle(1, m.ScoreCard(game="othello", preset="standard")), 1)
+    assert isinstance(card, m.ScoreCardReply)
+    assert card.best == card.best | {"name": "Ann", "score": result.seats[0].score}
+    asked = table.lobby.handle(6, m.SetInitials(room=room, seat="white", initials="BOB"))
+    assert answer(asked, 6).code == "not_best"
