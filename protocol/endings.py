@@ -13,4 +13,8 @@ AGREED: Final = "agreed"
 ABORTED: Final = "aborted"
 """Aborted before each person had made a first move: never rated."""
 
-ENDINGS: Final = (PLAYED, FLAG, RESIGNED, AGREED, ABORTED)
+CLAIMED: Final = "claimed"
+"""Every other person seated was away, the computer standing in, and the one who stayed
+claimed the game: those away finish last."""
+
+ENDINGS: Final = (PLAYED, FLAG, RESIGNED, AGREED, ABORTED, CLAIMED)

@@ -32,6 +32,7 @@ class ErrorCode(StrEnum):
     RESIGNED = "resigned"
     NOT_ABORTABLE = "not_abortable"
     NOBODY_TO_ASK = "nobody_to_ask"
+    NOT_CLAIMABLE = "not_claimable"
     NOT_YOUR_TURN = "not_your_turn"
     STALE_VERSION = "stale_version"
     MALFORMED_MOVE = "malformed_move"

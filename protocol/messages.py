@@ -289,6 +289,16 @@ class Abort(Message):
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class Claim(Message):
+    """End the game won, every other person seated being away with the computer standing
+    in for them: they finish last and the game counts."""
+
+    TYPE = "claim"
+    room: str = spec(ROOM_REF)
+    version: int = spec(VERSION)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class NewGame(Message):
     TYPE = "new_game"
     room: str = spec(ROOM_REF)
@@ -669,6 +679,7 @@ ClientMessage = (
     | Resign
     | OfferDraw
     | Abort
+    | Claim
     | TakeVacation
     | GetVacation
     | Answer
@@ -740,6 +751,7 @@ CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
         Resign,
         OfferDraw,
         Abort,
+        Claim,
         TakeVacation,
         GetVacation,
         Answer,

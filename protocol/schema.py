@@ -313,6 +313,7 @@ def _history_entry() -> Schema:
         "flagged": ({"seat": COLOUR, "ends": BOOLEAN}, {"name": STRING}),
         "resigned": ({"seat": COLOUR, "ends": BOOLEAN}, {"name": STRING}),
         "aborted": ({"seat": COLOUR}, {"name": STRING, "late": BOOLEAN}),
+        "claimed": ({"seat": COLOUR}, {"name": STRING}),
         "clock_paused": ({"seat": COLOUR, "given_ms": COUNT}, {}),
     }
     every = {"n": integer_schema(1), "at": COUNT}

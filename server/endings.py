@@ -8,12 +8,12 @@ from typing import Any
 
 from parlour.protocol import ErrorCode
 from parlour.protocol import messages as m
-from parlour.protocol.endings import ABORTED, AGREED, FLAG, RESIGNED
+from parlour.protocol.endings import ABORTED, AGREED, CLAIMED, FLAG, RESIGNED
 from parlour.rules import State
 
 from .answers import Outbox, refuse, running
-from .history import ABORT, FLAGGED, RESIGN
-from .room import ConnId, Room, Seat, Status
+from .history import ABORT, CLAIM, FLAGGED, RESIGN
+from .room import ConnId, Holder, Room, Seat, Status
 from .scores import Result
 from .seats import Seats, room_level
 from .services import Services
@@ -74,6 +74,40 @@ class Endings:
                 "every person seated has moved: the game can be resigned, not aborted",
             )
         return [*done, *self._aborted(seats[0])]
+
+    def claim(self, conn: ConnId, message: m.Claim) -> Outbox:
+        """The sender, the one person still here, ends the game won: every other person
+        seated is away, the computer standing in for them (they were away longer than the
+        room's stand-in wait, or handed over), and finishes last. Before each person has
+        moved, that is an abort; sent again, it is answered `ok` again."""
+        room = self.room
+        owned = room.owned_by(conn)
+        if not owned:
+            raise refuse(ErrorCode.NOT_SEATED, "only a person in a seat may claim the game")
+        done: Outbox = [(conn, m.Ok(id=message.id))]
+        if self._this_game(message.version) and room.ended in (CLAIMED, ABORTED):
+            return done
+        self._current(message.version)
+        running(room)
+        others = [
+            seat
+            for seat in room.seats
+            if seat.belongs_to_person and seat not in owned and seat.colour not in room.out
+        ]
+        if not others or any(seat.holder is not Holder.STANDIN for seat in others):
+            raise refuse(
+                ErrorCode.NOT_CLAIMABLE,
+                "the game can be claimed only while every other person seated is away and"
+                " the computer stands in for them",
+            )
+        if room.yet_to_move():
+            return [*done, *self._aborted(owned[0])]
+        by = owned[0]
+        room.history.add(CLAIM, self.services.wall(), seat=by.colour, name=by.name)
+        assert room.state is not None
+        result = self.end(room.state, CLAIMED)
+        rated = self.services.known.rate(room, result)
+        return [*done, *self.outlive(), *self.services.shown(room), *rated]
 
     def agree(self) -> Outbox:
         """The people seated agreed to end the game as it stands (a draw offer accepted):

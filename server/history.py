@@ -27,6 +27,7 @@ PROPOSAL: Final = "proposal"
 FLAGGED: Final = "flagged"
 RESIGN: Final = "resigned"
 ABORT: Final = "aborted"
+CLAIM: Final = "claimed"
 CLOCK_PAUSED: Final = "clock_paused"
 
 Entry = dict[str, Any]

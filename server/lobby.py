@@ -73,6 +73,7 @@ TABLE_REQUESTS: Final = (
     m.Resign,
     m.OfferDraw,
     m.Abort,
+    m.Claim,
     m.Answer,
     m.ExportGame,
     m.SaveGame,

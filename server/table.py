@@ -51,6 +51,7 @@ TableRequest = (
     | m.Resign
     | m.OfferDraw
     | m.Abort
+    | m.Claim
     | m.Answer
     | m.ExportGame
     | m.SaveGame
@@ -124,6 +125,8 @@ class Table:
                 return self.consent.draw(conn, message)
             case m.Abort():
                 return self.endings.abort(conn, message)
+            case m.Claim():
+                return self.endings.claim(conn, message)
             case m.Answer():
                 return self.consent.answer(conn, message)
             case m.ExportGame() | m.SaveGame() | m.ImportGame() | m.LoadGame() | m.SetInitials():

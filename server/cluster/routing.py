@@ -43,6 +43,7 @@ ROOM_CHANGES: Final = (
     m.Resign,
     m.OfferDraw,
     m.Abort,
+    m.Claim,
     m.Answer,
     m.ImportGame,
     m.LoadGame,

@@ -65,6 +65,7 @@ ROOM_VIEW: dict[str, Any] = {
     "absent": [],
     "winners": [],
     "ended": None,
+    "abortable": False,
 }
 SUMMARY_FIELDS = (
     *("room", "game", "options", "board", "position", "seats", "host", "bot_think_ms"),
@@ -103,6 +104,7 @@ CLIENT_SAMPLES: list[m.ClientMessage] = [
     m.Resign(id=36, room=ROOM, version=12, seat="red"),
     m.Abort(id=37, room=ROOM, version=1),
     m.OfferDraw(id=38, room=ROOM),
+    m.Claim(id=39, room=ROOM, version=7),
     m.TakeVacation(id=36, days=14),
     m.GetVacation(id=37),
     m.Answer(id=13, room=ROOM, proposal="p1", accept=False),

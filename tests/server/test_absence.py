@@ -132,3 +132,61 @@ def test_a_seat_the_computer_stood_in_for_makes_no_best_score() -> None:
     assert card.best == card.best | {"name": "Ann", "score": result.seats[0].score}
     asked = table.lobby.handle(6, m.SetInitials(room=room, seat="white", initials="BOB"))
     assert answer(asked, 6).code == "not_best"
+
+
+def test_the_one_who_stayed_claims_a_two_seat_game_once_the_computer_stands_in() -> None:
+    table = keyed_table("Ann", "Bob")
+    room, _ = rated_othello(table)
+    held = table.lobby.rooms[room]
+    claim = m.Claim(room=room, version=held.version)
+    table.lobby.disconnect(2)
+    early = table.lobby.handle(1, claim)
+    assert answer(early, 1).code == "not_claimable", "Bob may be back in a moment"
+    table.clock.now += STANDIN_AFTER
+    table.lobby.tick()
+    assert held.seats[1].holder is Holder.STANDIN
+    watcher = table.lobby.handle(3, m.Claim(room=room, version=held.version))
+    assert answer(watcher, 3).code in ("not_seated", "not_in_room")
+    told = table.lobby.handle(1, claim)
+    assert isinstance(answer(told, 1), m.Ok)
+    view = held.view(1)
+    assert (view["ended"], view["winners"], view["absent"], view["rated"]) == (
+        "claimed",
+        ["black"],
+        ["white"],
+        True,
+    )
+    assert view["state"]["over"] and view["state"]["winners"] == ["black"]
+    result = table.lobby.take_unsaved().results[0]
+    assert result.rated and [seat.outcome for seat in result.seats] == ["win", "loss"]
+    assert result.seats[1].player_id is not None, "Bob's rating takes the loss"
+    assert [entry["kind"] for entry in held.history.window()][-2:] == ["claimed", "over"]
+    assert table.lobby.handle(1, claim) == [(1, m.Ok())], "sent again: ok, nothing more"
+
+
+def test_of_three_no_claim_while_another_person_plays_on() -> None:
+    table = keyed_table("Ann", "Bob", "Cy")
+    made = table.create(standin_after=STANDIN_AFTER)
+    room = str(made.room["room"])
+    table.join(2, room, seat="red")
+    table.join(3, room, seat="green")
+    assert isinstance(answer(table.lobby.handle(1, m.Start(room=room)), 1), m.Ok)
+    held = table.lobby.rooms[room]
+    away(table, 3)
+    claim = m.Claim(room=room, version=held.version)
+    assert answer(table.lobby.handle(1, claim), 1).code == "not_claimable"
+    assert held.status is Status.PLAYING
+
+
+def test_a_claim_before_the_one_away_ever_moved_is_an_abort() -> None:
+    table = keyed_table("Ann", "Bob")
+    made = table.create(game="othello", seat="black", options={}, standin_after=STANDIN_AFTER)
+    room = str(made.room["room"])
+    table.join(2, room, seat="white")
+    assert isinstance(answer(table.lobby.handle(1, m.Start(room=room)), 1), m.Ok)
+    held = table.lobby.rooms[room]
+    away(table, 2)
+    claim = m.Claim(room=room, version=held.version)
+    assert isinstance(answer(table.lobby.handle(1, claim), 1), m.Ok)
+    assert held.ended == "aborted" and held.winners == []
+    assert table.lobby.take_unsaved().results == [], "nothing was played to rate"
