@@ -596,20 +596,24 @@ class InProcess:
         self.store: Store | None = None
 
     async def start(self) -> None:
-        """Take back the rooms stored in the data directory, then serve.
+        """Take back the rooms stored in the data directory, then serve; the clocks are
+        given back the time the server was away, till its port opened.
 
         StoreError if the data directory holds a database this server cannot use.
         """
         shell, config = self.shell, self.shell.config
         self.store = Store(MEMORY if config.data_dir is None else config.data_dir / STORE_FILE)
         shell.lobby.asker.archive = self.store
+        away_since = None
         if config.data_dir is not None:
-            self._restore(self.store)
+            away_since = self._restore(self.store)
         try:
             await shell.serve_now()
         except BaseException:
             self.store.close()
             raise
+        if away_since is not None:
+            self.send(shell.lobby.timekeeper.resume_clocks(away_since))
         shell.spawn(self._checkpoint_forever(self.store))
 
     async def close(self) -> None:
@@ -653,8 +657,9 @@ class InProcess:
     def may_think(self) -> bool:
         return True
 
-    def _restore(self, store: Store) -> None:
-        """Rooms as they were stored; one that cannot be rebuilt is logged and left out."""
+    def _restore(self, store: Store) -> float | None:
+        """Rooms as they were stored; one that cannot be rebuilt is logged and left out.
+        When the server was last known to run (Unix time), if ever."""
         lobby, metrics = self.shell.lobby, self.shell.metrics
         now = time.monotonic()
         rooms = []
@@ -666,9 +671,10 @@ class InProcess:
             except RecordError as error:
                 log.error("room %s not restored: %s", stored.room_id, error)
                 metrics.rooms_not_restored.inc()
-        lobby.restore(rooms, away_since=store.alive_at())
+        lobby.restore(rooms)
         if rooms:
             log.info("restored %d room(s) from %s", len(rooms), store.path)
+        return store.alive_at()
 
     def _save(self) -> None:
         """Store every room the lobby changed, before anyone is told of the change."""
