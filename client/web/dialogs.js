@@ -7,14 +7,14 @@ let opened = 0;
 /**
  * Show a dialog with `heading`, `body` nodes and `choices` ({label, value, primary}); resolves
  * with the chosen value, or null when closed with Escape. `dialog.close()` from outside (a
- * proposal that ended meanwhile) resolves it too. A `quiet` dialog opens with the focus on
- * its heading, so that keys typed elsewhere a moment before press none of its buttons.
+ * proposal that ended meanwhile) resolves it too. The focus goes to the first field or
+ * button, so a question's first choice is what Enter answers: put the safe one first.
  */
-export function openDialog(heading, body, choices, { quiet = false } = {}) {
+export function openDialog(heading, body, choices) {
   opened += 1;
   const headingId = `dialog-heading-${opened}`;
   const dialog = element("dialog", { class: "dialog", "aria-labelledby": headingId });
-  const title = element("h2", { id: headingId, tabindex: quiet ? "-1" : null }, heading);
+  const title = element("h2", { id: headingId }, heading);
   const buttons = choices.map((choice) =>
     element(
       "button",
@@ -43,7 +43,6 @@ export function openDialog(heading, body, choices, { quiet = false } = {}) {
     });
   });
   dialog.showModal();
-  if (quiet) title.focus();
   return { dialog, result };
 }
 

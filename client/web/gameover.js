@@ -1,11 +1,12 @@
-/** The end of a game, beside the board and never over it (the result in the players' names
- * is the turn line's, each seat's rating change the seat's): Rematch (every seat's holder
+/** The end of a game, beside the board and never over it (each seat's rating change is the
+ * seat's): how it ended, in the turn line's words (words.js endingText), Rematch (every seat's holder
  * moves to the next seat, so the first move changes hands) and the replay; and, where a
  * person here just made the best score on this board's card, their initials asked in
  * place (as Tribolo did), once. */
 
 import { button, element, rebuild } from "./dom.js";
 import { inTextField } from "./typing.js";
+import { endingText } from "./words.js";
 
 /** The finished games whose initials were kept or skipped in this tab: never asked again. */
 const ANSWERED = new Set();
@@ -23,14 +24,15 @@ export class GameOver {
     const finished = view.status === "finished" && Boolean(view.state);
     if (!finished) this.initials = null;
     const seated = this.room.playing().length > 0;
-    const key = JSON.stringify([finished, view.rated, seated, this.initials?.asked ?? null]);
-    rebuild(this.element, key, () => (finished ? this.parts(view, seated) : []));
+    const ending = finished ? endingText(view) : "";
+    const key = JSON.stringify([finished, ending, view.rated, seated, this.initials?.asked ?? null]);
+    rebuild(this.element, key, () => (finished ? this.parts(view, ending, seated) : []));
     this.element.hidden = !finished;
   }
 
-  parts(view, seated) {
-    const parts = [element("h2", { id: "game-over-heading" }, "Game over")];
-    if (view.rated === false) parts.push(element("p", { class: "note" }, "A friendly game: no rating changed."));
+  parts(view, ending, seated) {
+    const parts = [element("h2", { id: "game-over-heading" }, "Game over"), element("p", { class: "ending", id: "ending" }, ending)];
+    if (view.rated === false && view.ended !== "aborted") parts.push(element("p", { class: "note" }, "A friendly game: no rating changed."));
     if (this.initials) parts.push(this.initials.form);
     const buttons = [];
     if (seated) {

@@ -39,8 +39,9 @@ function need(entry, ...fields) {
   }
 }
 
-/** One entry in words: a line, two where a coin was tossed, none for an unknown kind. */
-export function entryLines(entry) {
+/** One entry in words: a line, two where a coin was tossed, none for an unknown kind.
+ * `room` (`{seats}`, the number of seats) words a draw offer as its room's. */
+export function entryLines(entry, room = {}) {
   switch (entry.kind) {
     case "move":
       need(entry, "seat", "move");
@@ -69,11 +70,22 @@ export function entryLines(entry) {
       return ["Another game was put on the board (loaded or imported)."];
     case "proposal":
       need(entry, "proposal", "outcome");
-      return [proposalEndedText({ kind: entry.proposal, outcome: entry.outcome, by: entry.by ?? null, seat: entry.seat ?? null })];
+      return [proposalEndedText({ kind: entry.proposal, outcome: entry.outcome, by: entry.by ?? null, seat: entry.seat ?? null }, room)];
     case "flagged": {
       need(entry, "seat", "ends");
       const who = entry.name ? `${entry.name} (${title(entry.seat)})` : title(entry.seat);
       return [`${who} ran out of time${entry.ends ? "." : "; the computer plays on."}`];
+    }
+    case "resigned": {
+      need(entry, "seat", "ends");
+      const who = entry.name ? `${entry.name} (${title(entry.seat)})` : title(entry.seat);
+      return [`${who} resigned${entry.ends ? "." : "; the computer plays on."}`];
+    }
+    case "aborted": {
+      need(entry, "seat");
+      const who = entry.name ? `${entry.name} (${title(entry.seat)})` : title(entry.seat);
+      if (entry.late) return [`${who} made no first move in time: the game is aborted and counts for nobody.`];
+      return [`${who} aborted the game: it counts for nobody.`];
     }
     case "clock_paused":
       need(entry, "seat", "given_ms");

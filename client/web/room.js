@@ -29,16 +29,19 @@ import {
   count,
   defaultLevel,
   describeHolder,
+  endingText,
   holderText,
   moveText,
   openSeats,
   passText,
   proposalEndedText,
+  proposalMadeText,
   proposalQuestion,
-  proposedText,
   readGameFile,
+  resignText,
   searchText,
   seatAndHolder,
+  seatLabel,
   seatText,
   skipped,
   title,
@@ -54,6 +57,7 @@ const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
 /** Games whose moves take several clicks: Possible marks the pieces that can move. */
 const PICKED_MOVES = new Set(["oubliette"]);
 const NOT_STARTED = "The game has not started yet.";
+const ABORTED = "The game ends now and counts for nobody.";
 const REPLAY_HASH = "#replay";
 
 /** How to play a square without the mouse, for the line under the board. */
@@ -83,6 +87,8 @@ export class RoomView {
     this.host = false;
     this.thinkingOn = false;
     this.proposalDialog = null;
+    /** The open proposals' words' context, by id: the room as it was when each was made. */
+    this.proposals = new Map();
     this.moving = false;
     /** Each move as it was played: its text, seat, who held the seat, the seats passed over. */
     this.played = [];
@@ -103,6 +109,7 @@ export class RoomView {
     this.onMessage = (event) => this.receive(event.detail);
     this.onReconnect = () => {
       this.proposalId = null;
+      this.proposals.clear();
       this.proposalDialog?.close();
       this.say("");
       this.enter();
@@ -346,7 +353,7 @@ export class RoomView {
       if (entry?.kind === "move") continue;
       let lines = [];
       try {
-        lines = entryLines(entry);
+        lines = entryLines(entry, { seats: this.view?.seats.length });
       } catch {
         continue;
       }
@@ -481,10 +488,10 @@ export class RoomView {
       this.notice.textContent = words;
       announce(words);
     }
-    const flaggedBefore = this.view?.flagged ?? [];
+    const before = this.view;
     this.view = view;
     this.seat = this.playingNow();
-    if (!first) this.tellFlagged(flaggedBefore, view);
+    if (!first) this.tellEnding(before, view);
     this.learnHistory(view);
     this.retellMoves(view);
     if (view.state) {
@@ -597,6 +604,7 @@ export class RoomView {
       }
     });
     this.retellMoves(view);
+    this.render();
   }
 
   /** The numbered move list, in the game's notation, each move with its seat's colour and
@@ -654,6 +662,27 @@ export class RoomView {
     return playing.includes(mover) ? mover : (playing[0] ?? null);
   }
 
+  /** Whether the game may be aborted now: the last room view said so, and the moves since
+   * (an update carries no `abortable`) have not brought each person's seat its first move.
+   * A move whose seat is not known yet leaves it to the view. */
+  abortable() {
+    const view = this.view;
+    if (view?.status !== "playing" || view.abortable !== true) return false;
+    const moved = new Set();
+    for (const [index, move] of view.moves.entries()) {
+      const entry = this.played[index];
+      if (entry?.move !== move) return true;
+      moved.add(entry.seat);
+    }
+    return view.seats.some((seat) => seat.holder?.name && !moved.has(seat.colour));
+  }
+
+  /** Whether a person other than those here is seated (a stand-in's too): someone to ask. */
+  othersSeated() {
+    const yours = this.yours();
+    return this.view.seats.some((seat) => ["human", "standin"].includes(seat.holder?.kind) && !yours.includes(seat.colour));
+  }
+
   /** Whether this page may change who holds a seat: the host any seat no other person
    * here holds, anyone their own seats and open ones. */
   mayChange(seat) {
@@ -701,20 +730,34 @@ export class RoomView {
     this.turn.textContent = turnText({ ...this.view, playing: this.playing() }, this.host);
   }
 
+  /** The room as a proposal's words need it: how many seats, and whether the game is over. */
+  proposalRoom() {
+    return { seats: this.view.seats.length, over: this.view.status === "finished" };
+  }
+
+  /** A proposal: asked of a person here, a question whose safe answer, Decline, Enter gives;
+   * else a line in the log. */
   async proposed(proposal) {
+    const room = this.proposalRoom();
+    this.proposals.set(proposal.proposal, room);
     if (!this.yours().some((colour) => proposal.asked.includes(colour))) {
-      this.addLog(`${title(proposal.by)} asks to ${proposedText(proposal)}; waiting for answers.`, "note");
+      const words = proposalMadeText(proposal, room, this.yours().includes(proposal.by));
+      this.addLog(words, "note");
+      announce(words);
       return;
     }
+    const question = proposalQuestion(proposal, room);
     const { dialog, result } = openDialog(
       "A question",
-      [element("p", {}, proposalQuestion(proposal)), element("p", {}, `It lapses in ${proposal.expires_in} s.`)],
+      [element("p", {}, question), element("p", {}, `It lapses in ${proposal.expires_in} s.`)],
       [
-        { label: "Agree", value: "yes", primary: true },
-        { label: "Decline", value: "no" },
+        { label: "Decline", value: "no", primary: true },
+        { label: "Agree", value: "yes" },
       ],
-      { quiet: true },
     );
+    dialog.id = "proposal-dialog";
+    dialog.dataset.kind = proposal.kind;
+    announce(question);
     this.proposalDialog = dialog;
     this.proposalId = proposal.proposal;
     const chosen = await result;
@@ -737,7 +780,9 @@ export class RoomView {
       this.proposalId = null;
       this.proposalDialog?.close();
     }
-    const words = proposalEndedText(ended);
+    const room = { ...(this.proposals.get(ended.proposal) ?? this.proposalRoom()), ended: this.view.status === "finished" };
+    this.proposals.delete(ended.proposal);
+    const words = proposalEndedText(ended, room);
     this.addLog(words, "note");
     announce(words);
   }
@@ -850,6 +895,58 @@ export class RoomView {
     if (!(await this.unratingAllowed("Taking back a move"))) return;
     try {
       await this.request({ type: "undo", room: this.ref });
+    } catch (error) {
+      this.refuse(error);
+    }
+  }
+
+  /** Offer to end the game as it stands: the others seated are asked (the log says so). */
+  async offerDraw() {
+    try {
+      await this.request({ type: "offer_draw", room: this.ref });
+    } catch (error) {
+      this.refuse(error);
+    }
+  }
+
+  /** Give up the game for the seat this page plays now, once the person has read what
+   * that does (Enter keeps playing). */
+  async resign() {
+    const { version } = this.view;
+    const colour = this.playingNow();
+    const { dialog, result } = openDialog(
+      this.playing().length > 1 ? `Resign ${seatLabel(this.view.seats, colour)}?` : "Resign this game?",
+      [element("p", {}, resignText(this.view, colour))],
+      [
+        { label: "Keep playing", value: "keep", primary: true },
+        { label: "Resign", value: "resign" },
+      ],
+    );
+    dialog.id = "resign-dialog";
+    if ((await result) !== "resign") return;
+    try {
+      await this.request({ type: "resign", room: this.ref, version, seat: colour });
+    } catch (error) {
+      this.refuse(error);
+    }
+  }
+
+  /** End the game before everyone has moved, for nobody's rating, once asked (Enter keeps
+   * playing). */
+  async abort() {
+    const { version } = this.view;
+    const { dialog, result } = openDialog(
+      "Abort this game?",
+      [element("p", {}, ABORTED)],
+      [
+        { label: "Keep playing", value: "keep", primary: true },
+        { label: "Abort", value: "abort" },
+      ],
+    );
+    dialog.id = "abort-dialog";
+    if ((await result) !== "abort") return;
+    try {
+      await this.request({ type: "abort", room: this.ref, version });
     } catch (error) {
       this.refuse(error);
     }
@@ -1021,6 +1118,9 @@ export class RoomView {
       start: () => this.start(),
       fill: () => this.hostAction({ type: "fill_bots", level: this.fillLevel.value }),
       undo: () => this.undo(),
+      "offer-draw": () => this.offerDraw(),
+      resign: () => this.resign(),
+      abort: () => this.abort(),
       "new-game": () => this.newGame(),
       "score-card": () => this.files.scoreCard(),
       replay: () => this.replay(),
@@ -1113,7 +1213,7 @@ export class RoomView {
     this.rulesLink.href = `/rules/${view.game}`;
     this.rulesLink.textContent = `How to play ${gameTitle}`;
     setTitle(`${this.myTurn() ? "Your move · " : ""}${gameTitle} · Parlour`);
-    this.turn.textContent = this.outOfTimeText() ?? turnText({ ...view, playing: this.playing() }, this.host);
+    this.turn.textContent = turnText({ ...view, playing: this.playing() }, this.host);
     this.turn.dataset.mine = String(this.myTurn());
     const scores = view.state?.scores ?? {};
     const editing = this.seatsOpen();
@@ -1167,6 +1267,9 @@ export class RoomView {
       start: shown(this.host && !started, open ? `${count(open, "seat")} still open: Fill ${open === 1 ? "it" : "them"} with the computer, or wait for friends to take ${open === 1 ? "it" : "them"}.` : null),
       fill: shown(this.host && !started, open ? null : "Every seat is taken."),
       undo: shown(seated && playing, view.moves.length ? null : "No move to take back yet."),
+      "offer-draw": shown(seated && playing, this.othersSeated() ? null : "Nobody else is seated to agree a draw: the computer accepts none."),
+      resign: shown(seated && playing && !this.abortable()),
+      abort: shown(seated && playing && this.abortable()),
       "new-game": shown(seated && started),
       "score-card": shown(true),
       replay: shown(started),
@@ -1198,39 +1301,34 @@ export class RoomView {
     this.controlLine.textContent = clocked(control) ? `Clock ${controlLabel(control)}` : "";
   }
 
-  /** The turn line of a game a seat's time ended: who ran out of time, and who won. */
-  outOfTimeText() {
-    const view = this.view;
-    const flagged = view.flagged ?? [];
-    if (view.status !== "finished" || flagged.length === 0 || view.ended !== "flag") return null;
-    const named = (colour) => {
-      const name = view.seats.find((seat) => seat.colour === colour)?.holder?.name;
-      return `${title(colour)}${name ? ` (${name})` : ""}`;
-    };
-    const out = `${named(flagged[flagged.length - 1])} ran out of time`;
-    const winners = view.winners ?? [];
-    if (winners.length > 1 && winners.length === view.seats.length) {
-      return `${out}: a draw, for the other seat could no longer have won.`;
-    }
-    if (winners.length === 1) return `${out}: ${named(winners[0])} wins on time.`;
-    return `${out}: the game is over.`;
-  }
-
-  /** Each seat newly out of time in the log, in the history's words (history.js). */
-  tellFlagged(before, view) {
-    for (const colour of view.flagged ?? []) {
-      if (before.includes(colour)) continue;
-      const name = view.seats.find((seat) => seat.colour === colour)?.holder?.name ?? null;
+  /** What changed in how the game stands, for the log and the live region: each seat
+   * newly out of it (its time ran out, or it resigned), in the history's words (history.js),
+   * and the game's end where a room view ended it rather than a move. */
+  tellEnding(before, view) {
+    const ends = view.status === "finished";
+    const outs = [
+      ...(view.flagged ?? []).filter((colour) => !(before.flagged ?? []).includes(colour)).map((seat) => ({ kind: "flagged", seat })),
+      ...(view.resigned ?? []).filter((colour) => !(before.resigned ?? []).includes(colour)).map((seat) => ({ kind: "resigned", seat })),
+    ];
+    for (const out of outs) {
+      const name = view.seats.find((seat) => seat.colour === out.seat)?.holder?.name ?? null;
       let lines = [];
       try {
-        lines = entryLines({ kind: "flagged", seat: colour, name, ends: view.status === "finished" });
+        lines = entryLines({ ...out, name, ends });
       } catch {
         continue;
       }
       for (const line of lines) {
         this.addLog(line, "note");
-        announce(line);
+        if (!ends) announce(line);
       }
+    }
+    // A move's update told its result already, but not who was away at the end.
+    const untold = before.status === "playing" ? view.ended !== "played" : (view.absent ?? []).length > (before.absent ?? []).length;
+    if (ends && view.ended && untold) {
+      const words = endingText(view);
+      if (view.ended === "aborted") this.addLog(words, "note");
+      announce(words);
     }
   }
 

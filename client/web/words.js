@@ -143,27 +143,14 @@ export function stuckSeat(state) {
   return Object.keys(state.routes).find((colour) => colour !== winner) ?? null;
 }
 
-/** Whose turn it is, or the result, for the line above the board. */
+/** Whose turn it is, or how the game ended, for the line above the board. */
 export function turnText(view, hosting = false) {
   if (view.status === "waiting") {
     return hosting ? "Start the game when the seats are ready." : "Waiting for the host to start the game.";
   }
   const state = view.state;
   if (!state) return "";
-  if (view.ended === "aborted") {
-    return "Game aborted before everyone had moved: nobody wins, and it is not rated.";
-  }
-  if (view.ended === "resigned") {
-    const last = (view.resigned ?? []).at(-1);
-    const who = last ? seatNames(view.seats)[last] ?? title(last) : "A seat";
-    return `${capital(who)} resigned. ${resultText(state, view.seats)}`;
-  }
-  if (view.ended === "agreed" && (state.winners ?? []).length === view.seats.length) {
-    return "Game over by agreement: a draw.";
-  }
-  const stuck = stuckSeat(state);
-  if (stuck) return `${title(stuck)} CAN'T MOVE! ${resultText(state, view.seats)}`;
-  if (state.over) return resultText(state, view.seats);
+  if (state.over || view.status === "finished") return endingText(view);
   const mover = state.to_move;
   const seat = view.seats.find((s) => s.colour === mover);
   const playing = view.playing ?? (view.you ? [view.you] : []);
@@ -176,6 +163,68 @@ export function turnText(view, hosting = false) {
   const kind = seat?.holder?.kind;
   if (kind === "bot" || kind === "standin") return `${title(mover)} is thinking…`;
   return `${title(mover)} to move.`;
+}
+
+/** A seat as its colour and the person whose it is: `Blue (Ann)`, or `Blue` for the
+ * computer's own. */
+export function seatLabel(seats, colour) {
+  const name = (seats ?? []).find((seat) => seat.colour === colour)?.holder?.name;
+  return `${title(colour)}${name ? ` (${name})` : ""}`;
+}
+
+/** How a finished game ended, from the room view's `ended` (protocol.md 2.5): the one
+ * sentence the result line, the game-over card, the log and the live region all say. */
+export function endingText(view) {
+  const state = view.state ?? {};
+  const seats = view.seats ?? [];
+  const winners = state.winners ?? view.winners ?? [];
+  const named = (colour) => seatLabel(seats, colour);
+  const tie = winners.length > 1 && winners.length === seats.length;
+  const won = winners.length === 1 ? `${named(winners[0])} wins` : `${listText(winners.map(named))} share the win`;
+  let text;
+  switch (view.ended) {
+    case "aborted":
+      return "Aborted: the game counts for nobody.";
+    case "resigned": {
+      const last = (view.resigned ?? []).at(-1);
+      const who = last ? named(last) : "A seat";
+      text = `${who} resigned${winners.length ? `: ${won}.` : "."}`;
+      break;
+    }
+    case "flag": {
+      const last = (view.flagged ?? []).at(-1);
+      const out = `${last ? named(last) : "A seat"} ran out of time`;
+      if (tie) text = `${out}: a draw, for the other seat could no longer have won.`;
+      else if (winners.length === 1) text = `${out}: ${named(winners[0])} wins on time.`;
+      else text = `${out}: the game is over.`;
+      break;
+    }
+    case "agreed":
+      text = tie ? "Drawn by agreement." : `Ended by agreement: ${resultText(state, seats)}`;
+      break;
+    default: {
+      const stuck = stuckSeat(state);
+      text = stuck ? `${title(stuck)} CAN'T MOVE! ${resultText(state, seats)}` : resultText(state, seats);
+    }
+  }
+  const absent = view.absent ?? [];
+  if (absent.length === 0) return text;
+  const away = absent.length === 1 ? "was away at the end and finishes last" : "were away at the end and finish last";
+  return `${text} ${listText(absent.map(named))} ${away}.`;
+}
+
+/** What resigning `colour` does, for the question asked first: who wins, or that the
+ * computer plays the seat on; and whether the game counts for ratings. */
+export function resignText(view, colour) {
+  const seats = view.seats ?? [];
+  const out = new Set([...(view.resigned ?? []), ...(view.flagged ?? []), colour]);
+  const left = seats.map((seat) => seat.colour).filter((each) => !out.has(each));
+  const rated = view.rated === true;
+  if (left.length === 1) {
+    const counts = seats.length === 2 ? "both ratings" : "everyone's rating";
+    return `${seatLabel(seats, left[0])} wins, and the game ${rated ? `counts for ${counts}` : "is not rated"}.`;
+  }
+  return `You finish last; the computer plays your seat on and the game ${rated ? "still counts for the others" : "is not rated"}.`;
 }
 
 /** An update told as a sentence, for the live region and the log; the result in the
@@ -224,24 +273,62 @@ export function searchText(search, game) {
   return `${search.move} (${judged}; ${count(search.depth, "turn")} deep, ${count(search.nodes, "position")}): ${line}`;
 }
 
-/** What a proposal asks for, in words: `take back a move`. */
-export function proposedText(proposal) {
-  if (proposal.kind === "hand_over") return `let the computer play ${title(proposal.seat ?? "?")} while its player is away`;
-  return proposal.kind === "undo" ? "take back a move" : "start a new game";
+/** What a proposal asks for, in words: `take back a move`. `room` says what the words
+ * depend on: the room's number of `seats` (a draw of three is a ranking) and whether its
+ * game was `over` when asked (a new game then is a rematch). */
+export function proposedText(proposal, { seats = 2, over = false } = {}) {
+  switch (proposal.kind) {
+    case "hand_over":
+      return `let the computer play ${title(proposal.seat ?? "?")} while its player is away`;
+    case "undo":
+      return "take back a move";
+    case "draw":
+      return seats > 2 ? "end the game now, ranked by the scores as they stand" : "agree a draw";
+    default:
+      if (proposal.rotate) return "play again, everyone one seat on";
+      return over ? "play a rematch" : "start a new game";
+  }
 }
 
-/** How a proposal ended, in words. */
-export function proposalEndedText(ended) {
-  const what = proposedText(ended);
-  if (ended.outcome === "accepted") return `Everyone agreed to ${what}.`;
-  if (ended.outcome === "declined" && ended.by) return `${title(ended.by)} declined to ${what}.`;
-  return `No answer in time: nothing changed.`;
+/** What a proposal nobody answered in time leaves, by kind (a draw of three: `ranked`). */
+const LAPSED = {
+  undo: "no undo",
+  new_game: "no new game",
+  rematch: "no rematch",
+  draw: "no draw",
+  ranked: "the game goes on",
+  hand_over: "no hand-over",
+};
+
+/** A proposal made, for the log of the people it does not ask: `mine` where this page
+ * made it. */
+export function proposalMadeText(proposal, room = {}, mine = false) {
+  const who = mine ? "You" : title(proposal.by);
+  if (proposal.kind === "draw" && (room.seats ?? 2) <= 2) return `${who} offered a draw; waiting for an answer.`;
+  return `${who} ${mine ? "asked" : "asks"} to ${proposedText(proposal, room)}; waiting for answers.`;
+}
+
+/** How a proposal ended, in words; `room` as for `proposedText`, with `ended` where the
+ * game ended meanwhile, which ends an undo, draw or hand-over still asked (protocol.md 2.7).
+ * The terminal's words (client/terminal/room.py `ended_words`) are the same. */
+export function proposalEndedText(ended, room = {}) {
+  const what = proposedText(ended, room);
+  const pair = ended.kind === "draw" && (room.seats ?? 2) <= 2;
+  if (ended.outcome === "accepted") return pair ? "A draw was agreed." : `Everyone agreed to ${what}.`;
+  if (ended.outcome === "declined" && ended.by) {
+    return pair ? `${title(ended.by)} declined the draw.` : `${title(ended.by)} declined to ${what}.`;
+  }
+  if (room.ended && ended.kind !== "new_game") return "The game ended before everyone had answered.";
+  let sort = ended.kind;
+  if (sort === "new_game" && room.over) sort = "rematch";
+  if (sort === "draw" && !pair) sort = "ranked";
+  return `No answer in time: ${LAPSED[sort] ?? "nothing changed"}.`;
 }
 
 /** A proposal as a question to the people it asks. */
-export function proposalQuestion(proposal) {
-  const what = proposedText(proposal);
-  return `${title(proposal.by)} asks to ${what}. Agree?`;
+export function proposalQuestion(proposal, room = {}) {
+  if (proposal.kind === "draw" && (room.seats ?? 2) <= 2) return `${title(proposal.by)} offers a draw. Agree?`;
+  return `${title(proposal.by)} asks to ${proposedText(proposal, room)}. Agree?`;
 }
 
 /** Who holds a seat as a game file writes it (the server's `holder_text`): a name,

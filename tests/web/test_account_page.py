@@ -528,7 +528,7 @@ def test_the_others_seated_are_asked_before_the_computer_plays_for_one_away(
     )
     question.screenshot(path=str(output_dir / "room-hand-over-asked.png"))
     assert ivy.view["seats"][1]["holder"]["kind"] == "human", "nothing happens unasked"
-    says(gus, ".log.talk", "Blue asks to let the computer play Red while its player is away")
+    says(gus, ".log.talk", "You asked to let the computer play Red while its player is away")
     question.locator("button[value=yes]").click()
     for player in (gus, ivy):
         player.wait("room.view.seats[1].holder.kind === 'standin'")

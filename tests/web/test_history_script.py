@@ -137,3 +137,22 @@ def test_a_flag_in_a_real_room_reads_the_same_on_the_page(page: Page) -> None:
     lines = history_lines(entries)
     assert any("ran out of time; the computer plays on." in line for line in lines)
     assert read(page, entries) == lines
+
+
+def test_resignations_aborts_and_draw_offers_read_as_the_live_log_says_them(page: Page) -> None:
+    entries = [
+        entry("resigned", 1, seat="red", name="Bob", ends=False),
+        entry("resigned", 2, seat="white", name=None, ends=True),
+        entry("aborted", 3, seat="black", name="Ann"),
+        entry("aborted", 4, seat="blue", name="Cy", late=True),
+        entry("proposal", 5, proposal="draw", outcome="declined", by="white"),
+        entry("proposal", 6, proposal="draw", outcome="expired", by=None),
+    ]
+    assert read(page, entries) == [
+        "Bob (Red) resigned; the computer plays on.",
+        "White resigned.",
+        "Ann (Black) aborted the game: it counts for nobody.",
+        "Cy (Blue) made no first move in time: the game is aborted and counts for nobody.",
+        "White declined the draw.",
+        "No answer in time: no draw.",
+    ]
