@@ -1286,11 +1286,14 @@ export class RoomView {
       this.ratedLine.hidden = true;
       return;
     }
+    // An aborted game counts for nobody, though the view may still call it rated.
+    const rated = view.rated && view.ended !== "aborted";
     let words;
-    if (view.rated) words = view.status === "finished" ? "Rated game" : "Rated: counts for the players' ratings";
+    if (view.ended === "aborted") words = "Aborted: not rated";
+    else if (rated) words = view.status === "finished" ? "Rated game" : "Rated: counts for the players' ratings";
     else words = `Friendly (not rated)${view.unrated ? `: ${view.unrated}` : ""}`;
     this.ratedLine.textContent = words;
-    this.ratedLine.dataset.rated = String(view.rated);
+    this.ratedLine.dataset.rated = String(rated);
     this.ratedLine.hidden = false;
   }
 

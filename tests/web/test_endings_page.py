@@ -122,6 +122,7 @@ def test_a_game_nobody_has_moved_in_is_aborted_for_nobody(open_player: Any) -> N
         ended(player, "aborted", line)
         announced(player, line)
         assert player.page.locator("#game-over").inner_text().count("rating") == 0
+        assert player.page.locator("#rated").inner_text() == "Aborted: not rated"
     assert sent.messages == [{"type": "abort", "room": bob.hook("room.ref"), "version": 0}]
 
 
