@@ -97,6 +97,11 @@ def hand_over_refused(colour: str) -> Callable[[RefusedError], str]:
     return words
 
 
+def server_words(refused: RefusedError) -> str:
+    """A refusal as the server words it, as a sentence."""
+    return sentence(refused.error.message)
+
+
 def dropped_words(dropped: Dropped) -> str:
     """Why the connection dropped, and whether the client is dialling again."""
     if dropped.final:
@@ -148,6 +153,9 @@ class RoomScreen(Screen[None]):
     the function keys, and F1 (or Ctrl+P, where the terminal takes the function keys) for
     the list of every command. Text typed on the board goes to the chat."""
     MENU_ONLY: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("offer_draw", "Offer draw", "ask the others to end the game as it stands"),
+        ("resign", "Resign", "give up this game (asks first)"),
+        ("abort", "Abort", "end the game before everyone has moved, counting for nobody"),
         ("thinking", "Thinking", "show or hide the computer's thinking"),
         ("save", "Save", "save the game on the server"),
         ("load", "Load", "load a saved game"),
@@ -157,7 +165,8 @@ class RoomScreen(Screen[None]):
         ("sound", "Sound", "the bell on or off"),
         ("account", "Account", "your email and your vacation"),
     )
-    """Commands used seldom enough to live in the F1 list alone: (action, name, what)."""
+    """Commands used seldom enough to live in the F1 list alone: (action, name, what). No
+    key runs them, so no sentence typed on the board can: it goes to the chat line."""
     SEATED_ONLY: ClassVar[frozenset[str]] = frozenset(
         {"hint", "suggest", "undo", "new_game", "rematch", "load", "import_file"}
     )
@@ -284,13 +293,20 @@ class RoomScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Watchers are not offered what only a seated person may ask (the host may still
-        load a game); a game is replayed, or played again, once it is over."""
+        load a game); a game is replayed, or played again, once it is over; it is resigned,
+        aborted or offered drawn by a person playing it, while the room allows it."""
         if action == "replay":
             return self.room.status == "finished"
         if action == "rematch":
             return self.room.status == "finished" and bool(self.room.playing)
         if action in ("fill", "start"):
             return self.room.host and self.room.status == "waiting"
+        if action == "resign":
+            return self.room.may_resign
+        if action == "abort":
+            return self.room.may_abort
+        if action == "offer_draw":
+            return self.room.may_offer_draw
         if action not in self.SEATED_ONLY or self.room.playing:
             return True
         return self.room.host and action in ("load", "import_file")
@@ -308,7 +324,7 @@ class RoomScreen(Screen[None]):
         was_playing = self.room.status == "playing"
         before = self.room.version
         coin = self.room.view.get("coin")
-        flagged = self.room.flagged
+        out = self.room.out
         try:
             if not self.room.apply(event):
                 return
@@ -323,7 +339,7 @@ class RoomScreen(Screen[None]):
         if moved:
             self.flash = ""
             self.log_line(self.room.news)
-        for line in self.room.flag_words(flagged):
+        for line in self.room.out_words(out):
             self.flash = ""
             self.log_line(line)
         if was_waiting and self.room.status == "playing":
@@ -339,6 +355,7 @@ class RoomScreen(Screen[None]):
             self._board_to_the_fore()
         self._tell_ratings()
         if was_playing and self.room.status == "finished":
+            self._answer_moot()
             self.log_line(self.room.result())
             self.log_line("F8 replays it, with charts; F9 plays again, everyone one seat on.")
             self._ask_initials()
@@ -483,8 +500,11 @@ class RoomScreen(Screen[None]):
 
     def _ask_initials(self) -> None:
         """If a person at this screen just made the best score on this board's card, ask
-        their initials for it, as Tribolo did."""
+        their initials for it, as Tribolo did: of a game played to its end, not one
+        resigned, agreed or lost on time with the board half full."""
         room = self.room
+        if room.view.get("ended") not in (None, "played"):
+            return
         scores = (room.observation or {}).get("scores", {})
         changed = {change["seat"] for change in room.view.get("seat_changes", [])}
 
@@ -529,6 +549,7 @@ class RoomScreen(Screen[None]):
                 self.app.bell()
                 self._ask_unbidden(ProposalScreen(self.room.news), self._answer(event))
         elif isinstance(event, m.ProposalEnded):
+            self.flash = ""
             self.log_line(self.room.news)
             self.held = [held for held in self.held if not isinstance(held[0], ProposalScreen)]
             if isinstance(self.app.screen, ProposalScreen):
@@ -544,6 +565,18 @@ class RoomScreen(Screen[None]):
 
         return send
 
+    def _answer_moot(self) -> None:
+        """The game ended with an undo, a draw or a hand-over still asked of this screen:
+        it is answered no, which ends it at the server (protocol.md 2.7), so that nobody
+        is left with a question that no longer matters, nor a rematch refused as busy."""
+        proposal = self.room.proposal
+        if proposal is None or proposal.kind == "new_game" or not self.room.asks_me:
+            return
+        self.held = [held for held in self.held if not isinstance(held[0], ProposalScreen)]
+        if isinstance(self.app.screen, ProposalScreen):
+            self.app.pop_screen()
+        self._answer(proposal)(False)
+
     def _tell_history(self) -> None:
         """The log anew from the room's history: what happened before this connection came
         in, or while it was away."""
@@ -551,7 +584,7 @@ class RoomScreen(Screen[None]):
             return
         log = self.query_one("#log", RichLog)
         log.clear()
-        for line in history_lines(self.room.history):
+        for line in history_lines(self.room.history, seats=len(self.room.seats)):
             log.write(line)
 
     def log_line(self, text: str) -> None:
@@ -799,6 +832,49 @@ class RoomScreen(Screen[None]):
             self.app.push_screen(ConfirmScreen(words, "New game", careful=True), confirmed)
         else:
             self._with_call(again)
+
+    def action_resign(self) -> None:
+        """Give up the game for the seat played now, once the person says so, knowing what
+        follows; Enter alone keeps playing."""
+        room = self.room
+        if not room.may_resign:
+            self.say("There is no game of yours to resign now.", error=True)
+            return
+        seat, version = room.seat, room.version
+
+        def send(sure: bool | None) -> None:
+            if sure:
+                request = m.Resign(room=room.ref, version=version, seat=seat)
+                self._request(request, lambda _: None, words=server_words)
+
+        self.app.push_screen(ConfirmScreen(room.resign_question(), "Resign", careful=True), send)
+
+    def action_abort(self) -> None:
+        """End the game before everyone has moved, once the person says so; Enter alone
+        keeps playing."""
+        room = self.room
+        if not room.may_abort:
+            self.say("The game can no longer be aborted: everyone has moved.", error=True)
+            return
+        version = room.version
+
+        def send(sure: bool | None) -> None:
+            if sure:
+                request = m.Abort(room=room.ref, version=version)
+                self._request(request, lambda _: None, words=server_words)
+
+        words = "Abort this game? The game ends now and counts for nobody."
+        self.app.push_screen(ConfirmScreen(words, "Abort", careful=True), send)
+
+    def action_offer_draw(self) -> None:
+        """Offer the others seated to end the game as it stands; they are asked."""
+        room = self.room
+        offer = "a draw" if len(room.seats) == 2 else room.proposal_words("draw", None)
+
+        def offered(_: m.ServerMessage) -> None:
+            self.say(f"You offered {offer}; waiting for an answer.")
+
+        self._request(m.OfferDraw(room=room.ref), offered, words=server_words)
 
     def action_rematch(self) -> None:
         """The finished game again from a new deal, every holder one seat on."""

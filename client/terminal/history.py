@@ -9,10 +9,12 @@ from typing import Any
 from parlour.protocol import messages as m
 
 from .room import (
+    aborted_words,
     chat_words,
+    claimed_words,
     coin_words,
     ended_words,
-    flagged_words,
+    out_words,
     paused_words,
     played_words,
     seat_words,
@@ -24,17 +26,25 @@ SCORE_DASH = "\N{EN DASH}"
 
 
 def history_lines(
-    entries: Iterable[Entry], *, since: int = 0, stamp: Callable[[int], str] | None = None
+    entries: Iterable[Entry],
+    *,
+    since: int = 0,
+    stamp: Callable[[int], str] | None = None,
+    seats: int = 2,
 ) -> list[str]:
     """The log's lines for `entries`, oldest first: only those numbered above `since` (the
-    last one already shown), each after `stamp` of its time where one is given. An entry
-    of a kind this client does not know, or that it cannot read, is left out."""
+    last one already shown), each after `stamp` of its time where one is given; `seats`,
+    the room's, words a draw offer as its room's. An entry of a kind this client does not
+    know, or that it cannot read, is left out."""
     lines = []
+    over = changed = False
     for entry in entries:
         try:
+            was_over, over = over, over_after(entry, over)
+            was_changed, changed = changed, changed_after(entry, changed)
             if int(entry["n"]) <= since:
                 continue
-            said = entry_lines(entry)
+            said = entry_lines(entry, seats=seats, over=was_over, outlived=was_changed)
         except (KeyError, TypeError, ValueError, AttributeError):
             continue
         if stamp is not None:
@@ -43,8 +53,34 @@ def history_lines(
     return lines
 
 
-def entry_lines(entry: Entry) -> list[str]:
-    """One entry in words: a line, two where a coin was tossed, none for an unknown kind."""
+def over_after(entry: Entry, over: bool) -> bool:
+    """Whether the room's game is over after `entry`, `over` telling whether it was before."""
+    kind = entry.get("kind")
+    if kind in ("over", "aborted"):
+        return True
+    if kind in ("started", "new_game", "undo"):
+        return False
+    if kind == "loaded":
+        return bool(entry.get("over"))
+    return over
+
+
+def changed_after(entry: Entry, changed: bool) -> bool:
+    """Whether the game has just changed under any proposal about it after `entry` (it
+    ended, or a seat went out), `changed` telling whether it had before: a proposal that
+    expires next was ended by that (protocol.md 2.7). Seat changes and chat come between."""
+    kind = entry.get("kind")
+    if kind in ("resigned", "flagged", "over", "aborted", "claimed"):
+        return True
+    return changed and kind in ("seat", "chat")
+
+
+def entry_lines(
+    entry: Entry, *, seats: int = 2, over: bool = False, outlived: bool = False
+) -> list[str]:
+    """One entry in words: a line, two where a coin was tossed, none for an unknown kind;
+    `seats`, `over` (whether the game was over before it) and `outlived` (whether the game
+    had just changed) word a proposal as its room's."""
     kind = entry["kind"]
     if kind == "move":
         return [move_words(entry)]
@@ -81,9 +117,15 @@ def entry_lines(entry: Entry) -> list[str]:
             by=entry.get("by"),
             seat=entry.get("seat"),
         )
-        return [ended_words(ended)]
-    if kind == "flagged":
-        return [flagged_words(str(entry["seat"]), entry.get("name"), ends=bool(entry["ends"]))]
+        return [ended_words(ended, seats=seats, over=over, outlived=outlived)]
+    if kind in ("flagged", "resigned"):
+        how = "flag" if kind == "flagged" else "resigned"
+        return [out_words(str(entry["seat"]), entry.get("name"), how, ends=bool(entry["ends"]))]
+    if kind == "claimed":
+        return [claimed_words(str(entry["seat"]), entry.get("name"))]
+    if kind == "aborted":
+        late = entry.get("late") is True
+        return [aborted_words(str(entry["seat"]), entry.get("name"), late=late)]
     if kind == "clock_paused":
         given = entry["given_ms"]
         if not isinstance(given, int) or isinstance(given, bool):

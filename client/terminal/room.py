@@ -10,25 +10,72 @@ from parlour.protocol import messages as m
 
 from .clocks import ClockFace, Clocks, control_label, span_text
 
-PROPOSALS = {"undo": "to take back a move", "new_game": "to start a new game"}
+PROPOSALS = {
+    "undo": "to take back a move",
+    "new_game": "to start a new game",
+    "rematch": "to play a rematch",
+    "draw": "to agree a draw",
+    "ranked": "to end the game now, ranked by the scores as they stand",
+}
+"""What each kind of proposal asks for; a new game after the end is a rematch, and a
+draw of three seats is a ranking."""
+LAPSED = {
+    "undo": "no undo",
+    "new_game": "no new game",
+    "rematch": "no rematch",
+    "draw": "no draw",
+    "ranked": "the game goes on",
+    "hand_over": "no hand-over",
+}
+"""What a proposal nobody answered in time leaves."""
+OUTLIVED = {
+    "undo": "The undo asked for",
+    "draw": "The draw offer",
+    "ranked": "The offer to end the game now",
+    "hand_over": "The hand-over asked for",
+}
+"""A proposal the game changed under, as a sentence names it."""
 
 
-def proposed_words(kind: str, seat: str | None) -> str:
+EARLY_S = 2.0
+"""How long before its time a proposal must expire to have been ended by a change to the
+game rather than by silence: the server's ticks and the network's delays are shorter."""
+
+
+def proposal_sort(kind: str, *, seats: int, over: bool) -> str:
+    """The kind of proposal as it reads in its room: a new game after the game is over is a
+    rematch, and a draw of more than two seats ranks them."""
+    if kind == "new_game" and over:
+        return "rematch"
+    if kind == "draw" and seats > 2:
+        return "ranked"
+    return kind
+
+
+def proposed_words(kind: str, seat: str | None, *, seats: int = 2, over: bool = False) -> str:
     """What a proposal asks for, in words: `to take back a move`."""
     if kind == "hand_over":
         return f"to let the computer play {title(seat or '?')} while its player is away"
-    return PROPOSALS.get(kind, f"a {kind}")
+    return PROPOSALS.get(proposal_sort(kind, seats=seats, over=over), f"a {kind}")
 
 
-def ended_words(ended: m.ProposalEnded) -> str:
-    """How a proposal ended, in words."""
-    what = proposed_words(ended.kind, ended.seat)
+def ended_words(
+    ended: m.ProposalEnded, *, seats: int = 2, over: bool = False, outlived: bool = False
+) -> str:
+    """How a proposal ended, in words; `over` where it was asked after its game ended (a
+    rematch), `outlived` where it expired because the game changed under it: it ended, or
+    a seat went out of it (protocol.md 2.7)."""
+    what = proposed_words(ended.kind, ended.seat, seats=seats, over=over)
+    sort = proposal_sort(ended.kind, seats=seats, over=over)
     if ended.outcome == "accepted":
-        return f"Everyone agreed {what}."
+        return "A draw was agreed." if sort == "draw" else f"Everyone agreed {what}."
     if ended.outcome == "declined" and ended.by:
+        if sort == "draw":
+            return f"{title(ended.by)} declined the draw."
         return f"{title(ended.by)} declined {what}."
-    nothing = {"undo": "undo", "new_game": "new game"}.get(ended.kind, "hand-over")
-    return f"No answer in time: no {nothing}."
+    if outlived and sort in OUTLIVED:
+        return f"{OUTLIVED[sort]} lapsed: the game changed before everyone had answered."
+    return f"No answer in time: {LAPSED.get(sort, 'nothing changed')}."
 
 
 SCORE_UNITS = {
@@ -137,11 +184,26 @@ def describe_holder(holder: Mapping[str, Any], *, mine: bool = False) -> str:
     return "open"
 
 
-def flagged_words(colour: str, name: str | None, *, ends: bool) -> str:
-    """A seat out of time, as the log says it: `Bob (Red) ran out of time.`, and where the
-    game goes on, that the computer plays the seat on."""
+def out_words(colour: str, name: str | None, how: str, *, ends: bool) -> str:
+    """A seat out of the game (`how`: `flag` or `resigned`), as the log says it: `Bob (Red)
+    ran out of time.`, and where the game goes on, that the computer plays the seat on."""
     who = f"{name} ({title(colour)})" if name else title(colour)
-    return f"{who} ran out of time{'.' if ends else '; the computer plays on.'}"
+    done = "ran out of time" if how == "flag" else "resigned"
+    return f"{who} {done}{'.' if ends else '; the computer plays on.'}"
+
+
+def claimed_words(colour: str, name: str | None) -> str:
+    """A game claimed by the one person who stayed, as the log says it."""
+    who = f"{name} ({title(colour)})" if name else title(colour)
+    return f"{who} claimed the game while the others were away."
+
+
+def aborted_words(colour: str, name: str | None, *, late: bool) -> str:
+    """An aborted game as the log says it: who aborted it, or made no first move in time."""
+    who = f"{name} ({title(colour)})" if name else title(colour)
+    if late:
+        return f"{who} made no first move in time: the game is aborted and counts for nobody."
+    return f"{who} aborted the game: it counts for nobody."
 
 
 def paused_words(colour: str, given_ms: int) -> str:
@@ -248,6 +310,8 @@ class RoomModel:
     """An update was missed: the room should be fetched again."""
     proposal: m.Proposal | None = None
     """An undo or new game waiting for answers."""
+    proposal_due: float = 0.0
+    """When silence ends the open proposal, on the local clock (`now`)."""
     new_game_coming: bool = False
     """A new game was asked from this screen or agreed to, so an empty board that comes
     next is a new game and not every move taken back."""
@@ -318,6 +382,20 @@ class RoomModel:
         return [str(colour) for colour in self.view.get("flagged") or []]
 
     @property
+    def resigned(self) -> list[str]:
+        """The seats that resigned this game, in order."""
+        return [str(colour) for colour in self.view.get("resigned") or []]
+
+    @property
+    def out(self) -> list[str]:
+        """The seats out of this game, out of time or resigned: they finish last."""
+        return [*self.flagged, *(colour for colour in self.resigned if colour not in self.flagged)]
+
+    @property
+    def over(self) -> bool:
+        return self.status == "finished"
+
+    @property
     def time_control(self) -> str:
         """The room's time control as players name it, empty where it has no clock."""
         control = self.view.get("time_control")
@@ -338,13 +416,17 @@ class RoomModel:
                 faces[colour] = face
         return faces
 
-    def flag_words(self, before: Sequence[str]) -> list[str]:
-        """The log's lines for the seats flagged since `before` was the list: the last of
-        them ended the game where it is over."""
-        new = [colour for colour in self.flagged if colour not in before]
-        over = self.status == "finished"
+    def out_words(self, before: Sequence[str]) -> list[str]:
+        """The log's lines for the seats out of the game since `before` was the list of them
+        (`out`): the last of them ended the game where it is over."""
+        new = [colour for colour in self.out if colour not in before]
         return [
-            flagged_words(colour, self.holder(colour).get("name"), ends=over and colour == new[-1])
+            out_words(
+                colour,
+                self.holder(colour).get("name"),
+                "flag" if colour in self.flagged else "resigned",
+                ends=self.over and colour == new[-1],
+            )
             for colour in new
         ]
 
@@ -431,6 +513,63 @@ class RoomModel:
         ]
 
     @property
+    def may_abort(self) -> bool:
+        """Whether this screen may abort the game now: it plays a seat in it, and some person
+        seated has not made a first move (the view's `abortable`)."""
+        return self.status == "playing" and bool(self.playing) and bool(self.view.get("abortable"))
+
+    @property
+    def may_resign(self) -> bool:
+        """Whether this screen may resign the game now: it plays a seat in it, and everyone
+        has moved (before that, resigning is aborting)."""
+        return self.status == "playing" and bool(self.playing) and not self.view.get("abortable")
+
+    @property
+    def may_offer_draw(self) -> bool:
+        """Whether this screen may offer a draw: it plays a seat in the game, and another
+        person is seated and still in it to accept (the computer accepts none)."""
+        return (
+            self.status == "playing"
+            and bool(self.playing)
+            and any(
+                seat["holder"].get("name")
+                and seat["colour"] not in self.yours
+                and seat["colour"] not in self.out
+                for seat in self.seats
+            )
+        )
+
+    def proposal_words(self, kind: str, seat: str | None) -> str:
+        """What a proposal in this room asks for, as its game stands."""
+        return proposed_words(kind, seat, seats=len(self.seats), over=self.over)
+
+    def resign_question(self) -> str:
+        """What resigning the seat played now does, asked before it is done: of two seats
+        in the game the other wins; of more, the seat finishes last and the computer plays
+        it on. Whether the game counts for ratings, or why not."""
+        seat = str(self.seat)
+        shared = self.shared
+        ask = f"Resign this game for {self.seat_name(seat)}?" if shared else "Resign this game?"
+        left = [str(s["colour"]) for s in self.seats if s["colour"] not in (seat, *self.out)]
+        why = self.view.get("unrated") or "it is not rated"
+        if len(left) == 1:
+            ratings = "both ratings" if len(self.seats) == 2 else "every player's rating"
+            rated = f", and the game counts for {ratings}" if self.view.get("rated") else ""
+            unrated = "" if rated else f". The game counts for no rating: {why}"
+            return f"{ask} {self.seat_name(left[0])} wins{rated}{unrated}."
+        who = f"{self.seat_name(seat)} finishes" if shared else "You finish"
+        seat_of = "the seat" if shared else "your seat"
+        if self.view.get("rated"):
+            return (
+                f"{ask} {who} last; the computer plays {seat_of} on and the game still"
+                " counts for the others."
+            )
+        return (
+            f"{ask} {who} last; the computer plays {seat_of} on for the others."
+            f" The game counts for no rating: {why}."
+        )
+
+    @property
     def asks_me(self) -> bool:
         """Whether an open proposal waits for an answer from this screen."""
         return self.proposal is not None and bool(set(self.yours) & set(self.proposal.asked))
@@ -458,13 +597,20 @@ class RoomModel:
                 self.thinking, self.thinking_of = message.search, "suggestion"
             case m.Proposal() if message.room == self.room_id:
                 self.proposal = message
+                self.proposal_due = self.now() + message.expires_in
                 self.news = (
-                    f"{title(message.by)} asks {proposed_words(message.kind, message.seat)}."
+                    f"{title(message.by)} asks {self.proposal_words(message.kind, message.seat)}."
                 )
             case m.ProposalEnded() if message.room == self.room_id:
                 self.proposal = None
                 self.new_game_coming = message.kind == "new_game" and message.outcome == "accepted"
-                self.news = ended_words(message)
+                early = self.now() < self.proposal_due - EARLY_S
+                self.news = ended_words(
+                    message,
+                    seats=len(self.seats),
+                    over=self.over,
+                    outlived=message.outcome == "expired" and early,
+                )
             case m.ChatLine() if message.room == self.room_id:
                 pass
             case m.SeatChanged() if message.room == self.room_id:
@@ -482,7 +628,11 @@ class RoomModel:
         if update.version <= self.version:
             return
         mover = self.holder(update.seat)
-        if update.version != self.version + 1:
+        if update.version != self.version + 1 or (
+            self.view.get("abortable") and mover.get("name")
+        ):
+            # Missed, or a person's move that may be the last first move: no update says
+            # whether the game may still be aborted, so the room is asked again.
             self.stale = True
         view = dict(self.view)
         view["version"] = update.version
@@ -522,11 +672,11 @@ class RoomModel:
         if coin and coin != self.view.get("coin"):
             self.news = coin_words(coin)
         self._clock_from(view, same_version=version == self.version)
-        before = self.flagged
+        before = self.out
         self.view = view
-        flags = self.flag_words(before)
-        if flags:
-            self.news = " ".join(flags)
+        outs = self.out_words(before)
+        if outs:
+            self.news = " ".join(outs)
         self.stale = False
         self.seat = self.playing_now()
 
@@ -580,10 +730,36 @@ class RoomModel:
             return f"the computer ({title(colour)})"
         return title(colour)
 
-    def result_on_time(self) -> str:
-        """The result of a game a flag ended (protocol.md 2.12), as the view's `winners` say:
-        the seat left timed wins, or of two seats both tie where it could not have won."""
-        winners = [str(colour) for colour in self.view.get("winners") or []]
+    def named(self, colour: str, *, you: bool = True) -> str:
+        """A seat as the subject of a sentence: `You` where this screen alone plays it (and
+        `you`), else as `seat_name`, a capital first."""
+        if you and colour == self.seat and not self.shared:
+            return "You"
+        name = self.seat_name(colour)
+        return name[0].upper() + name[1:] if name.startswith("the computer") else name
+
+    @property
+    def winners(self) -> list[str]:
+        """The seats that won the finished game: the room's, however it ended (a seat out of
+        it, or away at the end, loses whatever the board says), else the observation's."""
+        winners = self.view.get("winners") or (self.observation or {}).get("winners", [])
+        return [str(colour) for colour in winners]
+
+    def won_words(self, winners: Sequence[str]) -> str:
+        """Who won, from the viewer's side where seated: `you win!`, `Ann (Blue) wins.`"""
+        if not winners or len(winners) == len(self.seats):
+            return "a draw."
+        if self.seat is not None and not self.shared:
+            if list(winners) == [self.seat]:
+                return "you win!"
+            if self.seat in winners:
+                return "you share the win."
+        names = " and ".join(self.seat_name(colour) for colour in winners)
+        return f"{names} {'wins' if len(winners) == 1 else 'share the win'}."
+
+    def result_on_time(self, winners: Sequence[str]) -> str:
+        """The result of a game a flag ended (protocol.md 2.12): the seat left timed wins,
+        or of two seats both tie where it could not have won."""
         if not winners:
             return "Game over on time."
         if len(winners) == len(self.seats):
@@ -593,32 +769,43 @@ class RoomModel:
             return "Game over: you win on time!"
         return f"Game over: {self.seat_name(winner)} wins on time."
 
+    def absent_words(self) -> str:
+        """The seats whose person was away at the end, the computer standing in: they finish
+        last (protocol.md 2.10)."""
+        absent = [str(colour) for colour in self.view.get("absent") or []]
+        if not absent:
+            return ""
+        if absent == [self.seat] and not self.shared:
+            return "You were away at the end and finish last."
+        names = " and ".join(self.seat_name(colour) for colour in absent)
+        one = len(absent) == 1
+        return f"{names} {'was' if one else 'were'} away at the end and finish{'es' * one} last."
+
     def result(self) -> str:
-        """The finished game's result, from the viewer's side where seated."""
-        observation = self.observation or {}
-        ended = self.view.get("ended")
-        if ended == "flag":
-            return self.result_on_time()
+        """How the finished game ended (the view's `ended`) and who won, from the viewer's
+        side where seated: the one place an ending is worded, for the status line and log."""
+        ended = self.view.get("ended") or "played"
         if ended == "aborted":
-            return "Game aborted before everyone had moved: nobody wins, and it is not rated."
-        winners = [str(colour) for colour in observation.get("winners", [])]
-        if ended == "resigned":
-            resigned = [str(colour) for colour in self.view.get("resigned") or []]
-            gave_up = self.seat_name(resigned[-1]) if resigned else "A seat"
-            won = " and ".join(self.seat_name(colour) for colour in winners)
-            return f"{gave_up} resigned: {won} {'wins' if len(winners) == 1 else 'share the win'}."
-        if ended == "agreed" and len(winners) == len(self.seats):
-            return "Game over by agreement: a draw."
-        if not winners or len(winners) == len(self.seats):
-            return "Game over: a draw."
-        stuck = stuck_seat(observation)
-        if stuck is not None:
-            stuck_name = self.seat_name(stuck).replace("the computer", "The computer")
-            return f"{stuck_name} CAN'T MOVE! {self.seat_name(winners[0])} wins."
-        if self.seat is not None and not self.shared:
-            if winners == [self.seat]:
-                return "Game over: you win!"
-            if self.seat in winners:
-                return "Game over: you share the win."
-        names = " and ".join(self.seat_name(colour) for colour in winners)
-        return f"Game over: {names} {'wins' if len(winners) == 1 else 'share the win'}."
+            return "Aborted: the game counts for nobody."
+        winners = self.winners
+        won = self.won_words(winners)
+        draw = won == "a draw."
+        if ended == "flag":
+            ending = self.result_on_time(winners)
+        elif ended == "resigned":
+            gave_up = self.named(self.resigned[-1]) if self.resigned else "A seat"
+            ending = f"{gave_up} resigned: {won}"
+        elif ended == "claimed":
+            ending = f"Claimed while the others were away: {won}"
+        elif ended == "agreed" and draw:
+            ending = "Game over by agreement: a draw."
+        elif ended == "agreed":
+            ending = f"Game over by agreement, ranked by the scores: {won}"
+        else:
+            stuck = stuck_seat(self.observation or {})
+            if stuck is not None and not draw:
+                winner = self.seat_name(winners[0])
+                ending = f"{self.named(stuck, you=False)} CAN'T MOVE! {winner} wins."
+            else:
+                ending = f"Game over: {won}"
+        return " ".join(part for part in (ending, self.absent_words()) if part)

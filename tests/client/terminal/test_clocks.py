@@ -216,8 +216,8 @@ def test_a_seat_out_of_time_is_shown_and_said_in_a_game_of_two() -> None:
         lobby, "othello", ["black", "white"], time_control={"kind": "live", "base_s": 30}
     )
     local = Local()
-    room = room_of(lobby, room_id, 1, local)
-    move(lobby, room_id)
+    for _ in range(3):
+        move(lobby, room_id)  # black, white and black at once: white's 30 s run
     room = room_of(lobby, room_id, 1, local)
     wall.now += 20.5
     local.now += 20.5
@@ -235,7 +235,7 @@ def test_a_seat_out_of_time_is_shown_and_said_in_a_game_of_two() -> None:
     for view in views:
         room.apply(view)
     assert room.flagged == ["white"] and room.status == "finished"
-    assert room.flag_words(before) == ["Bob (White) ran out of time."]
+    assert room.out_words(before) == ["Bob (White) ran out of time."]
     assert room.news == "Bob (White) ran out of time."
     white = room.clock_faces(local.now + 60)["white"]
     assert (white.text, white.low, white.running) == ("out of time", True, False)
@@ -247,16 +247,18 @@ def test_in_a_game_of_three_the_seat_out_of_time_is_said_to_be_played_on() -> No
     control = {"kind": "live", "base_s": 60, "increment_s": 5}
     room_id = started(lobby, "tribolo", ["blue", "red", "green"], time_control=control)
     local = Local()
+    for _ in range(3):
+        move(lobby, room_id)  # each of the three moves once, at once
     room = room_of(lobby, room_id, 2, local)
     first = room.to_move
     assert first is not None
     name = room.holder(first)["name"]
-    wall.now += 61.0
+    wall.now += 67.0  # its 60 s, the 5 s its move gained, and the grace
     assert lobby.timekeeper.next_deadline() is not None
     for message in to(lobby.timekeeper.flags_due(), 2):
         room.apply(message)
     assert room.flagged == [first] and room.status == "playing"
-    assert room.flag_words([]) == [
+    assert room.out_words([]) == [
         f"{name} ({first.capitalize()}) ran out of time; the computer plays on."
     ]
     faces = room.clock_faces(local.now)

@@ -9,7 +9,7 @@ from parlour.protocol import messages as m
 from parlour.server.lobby import Lobby
 from parlour.server.store import MEMORY, Store
 
-from ...server.test_clocks import clocked_lobby, started
+from ...server.test_clocks import clocked_lobby, move, started
 from ...server.test_lobby import Clock, answer, to
 
 UNIX = 1_700_000_000
@@ -130,6 +130,8 @@ def test_a_flag_reads_as_the_live_log_told_it() -> None:
     room_id = started(
         lobby, "othello", ["black", "white"], time_control={"kind": "live", "base_s": 15}
     )
+    move(lobby, room_id)
+    move(lobby, room_id)  # each has moved: a late black is flagged, not aborted
     shown = answer(lobby.handle(1, m.GetRoom(room=room_id)), 1)
     room = RoomModel(shown.room, room_id)
     wall.now += 16.0
@@ -139,8 +141,9 @@ def test_a_flag_reads_as_the_live_log_told_it() -> None:
     assert room.flagged == ["black"]
     entries = lobby.rooms[room_id].history.window()
     lines = history_lines(entries)
-    assert lines[-2:] == ["Ann (Black) ran out of time.", "Game over: Bob won 2\N{EN DASH}2."]
-    assert room.flag_words([]) == lines[-2:-1], "the live log says the same"
+    scores = "\N{EN DASH}".join(str(score) for score in room.observation["scores"].values())  # type: ignore[index]
+    assert lines[-2:] == ["Ann (Black) ran out of time.", f"Game over: Bob won {scores}."]
+    assert room.out_words([]) == lines[-2:-1], "the live log says the same"
 
 
 def test_lines_after_the_last_shown_with_their_times_and_nothing_unreadable() -> None:
