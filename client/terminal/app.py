@@ -155,7 +155,7 @@ class RoomScreen(Screen[None]):
     MENU_ONLY: ClassVar[tuple[tuple[str, str, str], ...]] = (
         ("offer_draw", "Offer draw", "ask the others to end the game as it stands"),
         ("resign", "Resign", "give up this game (asks first)"),
-        ("abort", "Abort", "end the game before everyone has moved, counting for nobody"),
+        ("abort", "Abort", "end the game for nobody, before everyone has moved"),
         ("thinking", "Thinking", "show or hide the computer's thinking"),
         ("save", "Save", "save the game on the server"),
         ("load", "Load", "load a saved game"),
@@ -353,12 +353,12 @@ class RoomScreen(Screen[None]):
         if self.room.my_turn and not was_my_turn:
             self.app.bell()
             self._board_to_the_fore()
-        self._tell_ratings()
         if was_playing and self.room.status == "finished":
             self._answer_moot()
             self.log_line(self.room.result())
             self.log_line("F8 replays it, with charts; F9 plays again, everyone one seat on.")
             self._ask_initials()
+        self._tell_ratings()
 
     def _tell_ratings(self) -> None:
         """Once the server has kept a rated game's ratings, each seat's change, once."""
@@ -867,14 +867,9 @@ class RoomScreen(Screen[None]):
         self.app.push_screen(ConfirmScreen(words, "Abort", careful=True), send)
 
     def action_offer_draw(self) -> None:
-        """Offer the others seated to end the game as it stands; they are asked."""
-        room = self.room
-        offer = "a draw" if len(room.seats) == 2 else room.proposal_words("draw", None)
-
-        def offered(_: m.ServerMessage) -> None:
-            self.say(f"You offered {offer}; waiting for an answer.")
-
-        self._request(m.OfferDraw(room=room.ref), offered, words=server_words)
+        """Offer the others seated to end the game as it stands; they are asked, and the
+        proposal that comes back says so."""
+        self._request(m.OfferDraw(room=self.room.ref), lambda _: None, words=server_words)
 
     def action_rematch(self) -> None:
         """The finished game again from a new deal, every holder one seat on."""

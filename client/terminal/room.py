@@ -60,19 +60,24 @@ def proposed_words(kind: str, seat: str | None, *, seats: int = 2, over: bool = 
 
 
 def ended_words(
-    ended: m.ProposalEnded, *, seats: int = 2, over: bool = False, outlived: bool = False
+    ended: m.ProposalEnded,
+    *,
+    seats: int = 2,
+    over: bool = False,
+    outlived: bool = False,
+    who: str | None = None,
 ) -> str:
     """How a proposal ended, in words; `over` where it was asked after its game ended (a
     rematch), `outlived` where it expired because the game changed under it: it ended, or
-    a seat went out of it (protocol.md 2.7)."""
+    a seat went out of it (protocol.md 2.7). `who` names the seat that declined (`You`),
+    else its colour does."""
     what = proposed_words(ended.kind, ended.seat, seats=seats, over=over)
     sort = proposal_sort(ended.kind, seats=seats, over=over)
     if ended.outcome == "accepted":
         return "A draw was agreed." if sort == "draw" else f"Everyone agreed {what}."
     if ended.outcome == "declined" and ended.by:
-        if sort == "draw":
-            return f"{title(ended.by)} declined the draw."
-        return f"{title(ended.by)} declined {what}."
+        who = who or title(ended.by)
+        return f"{who} declined the draw." if sort == "draw" else f"{who} declined {what}."
     if outlived and sort in OUTLIVED:
         return f"{OUTLIVED[sort]} lapsed: the game changed before everyone had answered."
     return f"No answer in time: {LAPSED.get(sort, 'nothing changed')}."
@@ -543,6 +548,15 @@ class RoomModel:
         """What a proposal in this room asks for, as its game stands."""
         return proposed_words(kind, seat, seats=len(self.seats), over=self.over)
 
+    def asked_words(self, proposal: m.Proposal) -> str:
+        """A proposal made, as the log says it: who asks what, or that this screen asked
+        and waits: `Bob (White) asks to agree a draw.`"""
+        what = self.proposal_words(proposal.kind, proposal.seat)
+        if proposal.by in self.yours and not self.shared:
+            answers = "an answer" if len(proposal.asked) == 1 else "answers"
+            return f"You asked {what}; waiting for {answers}."
+        return f"{self.seat_name(proposal.by)} asks {what}."
+
     def resign_question(self) -> str:
         """What resigning the seat played now does, asked before it is done: of two seats
         in the game the other wins; of more, the seat finishes last and the computer plays
@@ -598,9 +612,7 @@ class RoomModel:
             case m.Proposal() if message.room == self.room_id:
                 self.proposal = message
                 self.proposal_due = self.now() + message.expires_in
-                self.news = (
-                    f"{title(message.by)} asks {self.proposal_words(message.kind, message.seat)}."
-                )
+                self.news = self.asked_words(message)
             case m.ProposalEnded() if message.room == self.room_id:
                 self.proposal = None
                 self.new_game_coming = message.kind == "new_game" and message.outcome == "accepted"
@@ -610,6 +622,7 @@ class RoomModel:
                     seats=len(self.seats),
                     over=self.over,
                     outlived=message.outcome == "expired" and early,
+                    who=None if message.by is None else self.named(message.by),
                 )
             case m.ChatLine() if message.room == self.room_id:
                 pass

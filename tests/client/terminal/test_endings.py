@@ -149,10 +149,10 @@ async def test_a_draw_offered_by_another_is_declined_by_enter_then_accepted(
         screen = screen_of(app)
         assert isinstance(await bob.request(m.OfferDraw(room=room.ref)), m.Ok)
         await asked(pilot, ProposalScreen)
-        assert question(app) == "White asks to agree a draw."
+        assert question(app) == "bob (White) asks to agree a draw."
         assert focused_button(app) == "decline"
         await pilot.press("enter")
-        declined = "Black declined the draw."
+        declined = "You declined the draw."
         await until(pilot, lambda: declined in log_text(app), "the log said so")
         assert app.screen is screen and screen.room.status == "playing"
         assert (await room_view(bob, room))["status"] == "playing"
@@ -181,10 +181,10 @@ async def test_a_rematch_asked_after_the_end_reads_so_and_enter_declines_it(
         version = screen.room.version
         assert isinstance(await bob.request(m.NewGame(room=room.ref, rotate=True)), m.Ok)
         await asked(pilot, ProposalScreen)
-        assert question(app) == "White asks to play a rematch."
+        assert question(app) == "bob (White) asks to play a rematch."
         assert focused_button(app) == "decline"
         await pilot.press("enter")
-        declined = "Black declined to play a rematch."
+        declined = "You declined to play a rematch."
         await until(pilot, lambda: declined in log_text(app), "the log said so")
         assert screen.room.status == "finished" and screen.room.version == version
     kept = await room_view(bob, room)
@@ -262,12 +262,17 @@ def test_in_a_game_of_three_a_resignation_plays_the_seat_on_and_the_last_one_end
     assert (ann.may_resign, ann.may_abort, ann.may_offer_draw) == (True, False, True)
 
     tell(models, lobby.handle(1, m.OfferDraw(room=room)))
-    ranked = "Blue asks to end the game now, ranked by the scores as they stand."
+    ranked = "Ann (Blue) asks to end the game now, ranked by the scores as they stand."
     assert bob.news == ranked and bob.asks_me and not ann.asks_me
+    assert ann.news == (
+        "You asked to end the game now, ranked by the scores as they stand; waiting for answers."
+    )
     assert bob.proposal is not None
     no = m.Answer(room=room, proposal=bob.proposal.proposal, accept=False)
     tell(models, lobby.handle(2, no))
-    assert ann.news == "Red declined to end the game now, ranked by the scores as they stand."
+    assert (
+        ann.news == "Bob (Red) declined to end the game now, ranked by the scores as they stand."
+    )
 
     assert ann.resign_question() == (
         "Resign this game? You finish last; the computer plays your seat on and the game"
@@ -304,7 +309,8 @@ def test_an_unrated_resignation_says_why_and_a_draw_in_a_game_of_two_is_a_tie() 
     bob = model(lobby, room, 2)
     models = {1: ann, 2: bob}
     tell(models, lobby.handle(1, m.OfferDraw(room=room)))
-    assert bob.news == "Black asks to agree a draw."
+    assert bob.news == "Ann (Black) asks to agree a draw."
+    assert ann.news == "You asked to agree a draw; waiting for an answer."
     proposal = bob.proposal
     assert proposal is not None
     tell(models, lobby.handle(2, m.Answer(room=room, proposal=proposal.proposal, accept=True)))
