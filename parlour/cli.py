@@ -3,6 +3,7 @@
 import argparse
 import asyncio
 import ipaddress
+import json
 import logging
 import os
 import re
@@ -458,8 +459,79 @@ def build_parser() -> argparse.ArgumentParser:
         help="search processes (default: one per CPU)",
     )
     worker.set_defaults(run=_worker)
+    _add_operator_commands(commands)
     _add_client_commands(commands)
     return parser
+
+
+def _add_operator_commands(commands: Any) -> None:
+    """`reports` and `bar`: an operator's moderation, over the server's own records."""
+    reports = commands.add_parser(
+        "reports",
+        help="read the reports players filed about others",
+        description="Print the newest reports, newest first: who reported whom, in which"
+        " room, why, and the room's last chat lines. The server may be running.",
+    )
+    reports.add_argument(
+        "--limit", type=_number(1, 10_000), default=100, metavar="N", help="at most N (100)"
+    )
+    reports.add_argument("--json", action="store_true", help="one JSON object a line")
+    bar = commands.add_parser(
+        "bar",
+        help="bar a player from the server, or let them in again",
+        description="Refuse the player's hello from now on (a player already connected is"
+        " refused from their next connection). PLAYER is their id, as `parlour reports`"
+        " shows it (p-...), or their player key.",
+    )
+    bar.add_argument("player", metavar="PLAYER", help="the player's id (p-...) or key")
+    bar.add_argument(
+        "--reason",
+        default="barred by the operators",
+        help="said to the player when their hello is refused",
+    )
+    bar.add_argument("--lift", action="store_true", help="let the player in again")
+    for command in (reports, bar):
+        command.add_argument(
+            "--data-dir",
+            type=Path,
+            metavar="DIR",
+            help="the single server's data directory (default: the user's data directory"
+            " for parlour)",
+        )
+        command.add_argument(
+            "--redis", metavar="URL", help=f"a cluster's Redis instead (default ${REDIS_VARIABLE})"
+        )
+        command.set_defaults(run=_operate)
+
+
+def _operate(args: argparse.Namespace) -> int:
+    """Run `reports` or `bar` over the records."""
+    from parlour.server import operators  # noqa: PLC0415 (only these need the records)
+    from parlour.server.moderation import report_text  # noqa: PLC0415
+    from parlour.server.store import StoreError  # noqa: PLC0415
+
+    redis_url = args.redis or os.environ.get(REDIS_VARIABLE) or None
+    if redis_url is not None:
+        redis_url = _redis_url(redis_url)
+    data_dir = args.data_dir
+    try:
+        if args.command == "reports":
+            found = operators.reports(data_dir, redis_url, args.limit)
+            for report in found:
+                print(json.dumps(report) if args.json else report_text(report) + "\n")
+            if not found and not args.json:
+                print("No reports.")
+            return 0
+        player = operators.player_named(args.player)
+        if args.lift:
+            was = operators.lift_bar(data_dir, redis_url, player)
+            print(f"{player} may come in again." if was else f"{player} was not barred.")
+        else:
+            operators.bar(data_dir, redis_url, player, args.reason)
+            print(f"{player} is barred: their next hello is refused.")
+    except (FileNotFoundError, StoreError, operators.NotAPlayerError, ConnectionError) as error:
+        raise CommandError(str(error)) from None
+    return 0
 
 
 def _server(text: str) -> str:

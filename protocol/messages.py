@@ -52,6 +52,10 @@ HOLDER_CHOICES: Final = ("open", "bot", "human")
 LEFT_SEATS: Final = ("bot", "open")
 COIN_SIDES: Final = ("heads", "tails")
 MAX_CHAT: Final = 300
+MAX_REASON: Final = 500
+"""The longest reason a report may give."""
+PLAYER_REF: Final = Text(1, 32)
+"""A player's public id, as seats and chat lines carry it."""
 """Characters in one chat message."""
 PROPOSAL_KINDS: Final = ("undo", "new_game", "hand_over", "draw")
 PROPOSAL_OUTCOMES: Final = ("accepted", "declined", "expired")
@@ -236,8 +240,12 @@ class Suggest(Message):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Undo(Message):
+    """Take back the sender's last move and the moves after it. `version`, the room's as
+    last seen, makes the request safe to send again (protocol.md 2.7)."""
+
     TYPE = "undo"
     room: str = spec(ROOM_REF)
+    version: int | None = spec(VERSION, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -256,6 +264,7 @@ class HandOver(Message):
     TYPE = "hand_over"
     room: str = spec(ROOM_REF)
     seat: str = spec(COLOUR)
+    version: int | None = spec(VERSION, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -277,6 +286,7 @@ class OfferDraw(Message):
 
     TYPE = "offer_draw"
     room: str = spec(ROOM_REF)
+    version: int | None = spec(VERSION, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -305,6 +315,7 @@ class NewGame(Message):
     board: int | None = spec(BOARD_NUMBER, None)
     call: str | None = spec(Choice(COIN_SIDES), None)
     rotate: bool = spec(BOOL, False)
+    version: int | None = spec(VERSION, None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -320,6 +331,49 @@ class Chat(Message):
     TYPE = "chat"
     room: str = spec(ROOM_REF)
     text: str = spec(Text(1, MAX_CHAT))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Mute(Message):
+    """Hide a person's chat from the sender, in every room (kept with the sender's key):
+    `player` as their seats and chat lines carry it, or `name` alone for a guest."""
+
+    TYPE = "mute"
+    name: str = spec(NAME)
+    player: str | None = spec(PLAYER_REF, None)
+    on: bool = spec(BOOL, True)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Block(Message):
+    """Block a person from the sender: they may not sit in a room the sender hosts or sits
+    in, their chat is hidden from the sender, and they are never paired together."""
+
+    TYPE = "block"
+    name: str = spec(NAME)
+    player: str | None = spec(PLAYER_REF, None)
+    on: bool = spec(BOOL, True)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Report(Message):
+    """Report a person in a room to the server's operators, with a reason: kept with the
+    room's game and its recent chat."""
+
+    TYPE = "report"
+    room: str = spec(ROOM_REF)
+    name: str = spec(NAME)
+    player: str | None = spec(PLAYER_REF, None)
+    reason: str = spec(Text(1, MAX_REASON))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RemoveWatcher(Message):
+    """The host sends every watcher of `name` out of the room, for the room's life."""
+
+    TYPE = "remove_watcher"
+    room: str = spec(ROOM_REF)
+    name: str = spec(NAME)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -427,6 +481,9 @@ class Welcome(Message):
     addresses: list[str] | None = spec(TEXTS, None)
     tls: bool = spec(BOOL, False)
     email: bool = spec(BOOL, False)
+    muted: list[Any] | None = spec(Shape("person", many=True), None)
+    """The people a player mutes (protocol.md 2.14); None for a guest."""
+    blocked: list[Any] | None = spec(Shape("person", many=True), None)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -556,6 +613,16 @@ class ChatLine(Message):
     name: str = spec(STR)
     seat: str | None = spec(SEAT, None)
     text: str = spec(STR)
+    player: str | None = spec(STR, None)
+    watching: bool = spec(BOOL, False)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Removed(Message):
+    """The host sent this connection out of a room it watched."""
+
+    TYPE = "removed"
+    room: str = spec(STR)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -684,6 +751,10 @@ ClientMessage = (
     | GetVacation
     | Answer
     | Chat
+    | Mute
+    | Block
+    | Report
+    | RemoveWatcher
     | ScoreCard
     | SetInitials
     | ExportGame
@@ -715,6 +786,7 @@ ServerMessage = (
     | Proposal
     | ProposalEnded
     | ChatLine
+    | Removed
     | ScoreCardReply
     | GameFileText
     | Saves
@@ -756,6 +828,10 @@ CLIENT_MESSAGES: Final[dict[str, type[Message]]] = {
         GetVacation,
         Answer,
         Chat,
+        Mute,
+        Block,
+        Report,
+        RemoveWatcher,
         ScoreCard,
         SetInitials,
         ExportGame,
@@ -790,6 +866,7 @@ SERVER_MESSAGES: Final[dict[str, type[Message]]] = {
         Proposal,
         ProposalEnded,
         ChatLine,
+        Removed,
         ScoreCardReply,
         GameFileText,
         Saves,

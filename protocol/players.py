@@ -9,6 +9,7 @@ giving anyone the means to play as them.
 
 import hashlib
 import secrets
+import unicodedata
 from collections.abc import Callable
 from typing import Final
 
@@ -40,3 +41,8 @@ def player_id(key: str) -> str:
     digest = int.from_bytes(hashlib.sha256(f"parlour player {key}".encode()).digest(), "big")
     symbols = "".join(ALPHABET[(digest >> (5 * place)) & 31] for place in range(ID_SYMBOLS))
     return ID_PREFIX + symbols.lower()
+
+
+def fold(name: str) -> str:
+    """A name as names are compared: `Ann`, `ANN` and its full-width form are one name."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())

@@ -266,6 +266,7 @@ def _room_view() -> Schema:
         "absent": COLOURS,
         "winners": COLOURS,
         "abortable": BOOLEAN,
+        "watchers": {"type": "array", "items": ref("person")},
     }
     optional = {
         "ended": {"enum": list(ENDINGS)},
@@ -290,7 +291,7 @@ def _history_entry() -> Schema:
             {"name": STRING, "level": STRING},
         ),
         "seat": ({"seat": COLOUR, "holder": ref("holder")}, {"by": STRING, "after": COUNT}),
-        "chat": ({"name": STRING, "text": STRING}, {"seat": COLOUR}),
+        "chat": ({"name": STRING, "text": STRING}, {"seat": COLOUR, "watching": BOOLEAN}),
         "started": ({"first": COLOUR}, coin),
         "over": (
             {
@@ -445,6 +446,7 @@ def shapes() -> dict[str, Schema]:
         ),
         "game_description": _game_description(),
         "player": record({"id": STRING, "name": STRING, "new": BOOLEAN}),
+        "person": record({"name": STRING}, {"player": STRING}),
         "colour_line": record({"colour": COLOUR} | _lines()),
         "player_line": record(
             {"name": STRING} | _lines(), {"player": STRING, "rating": ref("rating")}

@@ -24,8 +24,9 @@ from .wire import Codec, Frame, Message, as_message, check_schema
 RATE: Final = 20.0
 BURST: Final = 40.0
 FLOOD_CLOSE_AFTER: Final = 10.0
-HELLO_REFUSALS: Final = (ErrorCode.NAME_TAKEN.value,)
-"""Refusals of a hello after which the client may say hello again with another name."""
+HELLO_REFUSALS: Final = (ErrorCode.NAME_TAKEN.value, ErrorCode.BARRED.value)
+"""Refusals of a hello after which the client may say hello again: with another name, or
+(barred) without the key."""
 
 
 @dataclass

@@ -490,6 +490,10 @@ class ParlourServer:
             websocket, session = entry
             if isinstance(message, m.Error):
                 self.metrics.errors.labels(message.code).inc()
+            elif isinstance(message, m.ChatLine) and self.lobby.people.hides(
+                conn, message.player, message.name
+            ):
+                continue  # the reader muted or blocked its writer
             key = (id(message), session.codec.subprotocol)
             frame = frames.get(key)
             if frame is None:
@@ -638,6 +642,7 @@ class InProcess:
         for notice in lobby.your_turns():
             outbox = [*outbox, *notice.outbox(lobby.people.players, here)]
         lobby.timekeeper.vacations_taken()  # one server: no other servers to tell
+        lobby.standings_changed()
         self.shell.deliver(outbox)
 
     def disconnected(self, conn: ConnId) -> None:

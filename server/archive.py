@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from .emails import Digest, EmailAnswer, EmailChange, NotYet
 from .letters import Mail
+from .moderation import FileReport, Report, SetStanding, Standing
 from .ratings import Rating, pool
 from .room import ConnId
 from .scores import Result
@@ -44,7 +45,8 @@ class GetSave:
 
 @dataclass(frozen=True, slots=True)
 class ClaimName:
-    """A hello: may `player` (None for a guest) go by `name`?"""
+    """A hello: may `player` (None for a guest) go by `name`? Answered with the person's
+    standing (`moderation.Standing`): a barred person claims nothing."""
 
     player: str | None
     name: str
@@ -149,6 +151,8 @@ Query = (
     | EmailQuery
     | DigestQuery
     | ReminderQuery
+    | SetStanding
+    | FileReport
 )
 
 
@@ -175,6 +179,9 @@ class Archive(Protocol):
     def set_initials(self, asked: SetInitials) -> bool: ...
     def claim_name(self, player: str | None, name: str) -> bool | None: ...
     def holder_of(self, name: str) -> str | None: ...
+    def standing(self, player: str | None, name: str) -> Standing: ...
+    def set_standing(self, change: SetStanding) -> None: ...
+    def file_report(self, report: Report) -> None: ...
     def ratings(self, game: str, players: Iterable[str]) -> dict[str, Rating]: ...
     def rate(self, result: Result) -> dict[str, dict[str, int]]: ...
     def leaderboard(self, game: str) -> list[dict[str, Any]]: ...
@@ -209,6 +216,9 @@ class RemoteArchive(Protocol):
     async def list_saves(self, owner: str, game: str | None) -> list[dict[str, Any]]: ...
     async def set_initials(self, asked: SetInitials) -> bool: ...
     async def claim_name(self, player: str | None, name: str) -> bool | None: ...
+    async def standing(self, player: str | None, name: str) -> Standing: ...
+    async def set_standing(self, change: SetStanding) -> None: ...
+    async def file_report(self, report: Report) -> None: ...
     async def ratings(self, game: str, players: Iterable[str]) -> dict[str, Rating]: ...
     async def rate(self, result: Result) -> dict[str, dict[str, int]]: ...
     async def leaderboard(self, game: str) -> list[dict[str, Any]]: ...
@@ -251,7 +261,13 @@ def answer(archive: Archive, query: Query) -> Any:
         case SetInitials():
             return archive.set_initials(query)
         case ClaimName():
-            return archive.claim_name(query.player, query.name)
+            standing = archive.standing(query.player, query.name)
+            claimed = None if standing.barred else archive.claim_name(query.player, query.name)
+            return claimed, standing
+        case SetStanding():
+            return archive.set_standing(query)
+        case FileReport():
+            return archive.file_report(query.report)
         case RatingsQuery():
             return archive.ratings(query.game, query.players)
         case RateGame():
@@ -290,7 +306,14 @@ async def answer_remotely(archive: RemoteArchive, query: Query) -> Any:
         case SetInitials():
             return await archive.set_initials(query)
         case ClaimName():
-            return await archive.claim_name(query.player, query.name)
+            standing = await archive.standing(query.player, query.name)
+            if standing.barred:
+                return None, standing
+            return await archive.claim_name(query.player, query.name), standing
+        case SetStanding():
+            return await archive.set_standing(query)
+        case FileReport():
+            return await archive.file_report(query.report)
         case RatingsQuery():
             return await archive.ratings(query.game, query.players)
         case RateGame():

@@ -16,6 +16,7 @@ from .seats import Seats, room_level
 from .services import Services
 
 PROPOSAL_ID_BYTES: Final = 6
+ACCEPTED: Final = "accepted"
 
 
 class Consent:
@@ -33,6 +34,8 @@ class Consent:
     def undo(self, conn: ConnId, message: m.Undo) -> Outbox:
         """Take back the asker's last move and the moves after it, with the others' consent."""
         room = self.room
+        if self._sent_again(conn, message.version, "undo"):
+            return [(conn, m.Ok(id=message.id))]
         seats = self._asking_person(conn)
         running(room)
         keep = manage.undo_point(room, {room.seats.index(seat) for seat in seats})
@@ -50,6 +53,15 @@ class Consent:
         during a game or after it (a rematch), so that nobody's clock starts while they
         are away or still reading the result. A rematch may rotate the seats."""
         room = self.room
+        if self._sent_again(
+            conn,
+            message.version,
+            "new_game",
+            board=message.board,
+            call=message.call,
+            rotate=message.rotate,
+        ):
+            return [(conn, m.Ok(id=message.id))]
         seats = self._asking_person(conn)
         if room.status is Status.WAITING:
             raise refuse(ErrorCode.NOT_STARTED, "the game has not started")
@@ -74,6 +86,8 @@ class Consent:
         on otherwise), with the consent of the others who are here; the person takes the
         seat back when they come back, as from any stand-in."""
         room = self.room
+        if self._sent_again(conn, message.version, "hand_over", seat=message.seat):
+            return [(conn, m.Ok(id=message.id))]
         seats = self._asking_person(conn)
         running(room)
         seat = room.seat_named(message.seat)
@@ -92,6 +106,8 @@ class Consent:
         """End the game as it stands, when every other person seated accepts: a tie of two
         seats, three ranked by their scores. The computer accepts no draw."""
         room = self.room
+        if self._sent_again(conn, message.version, "draw"):
+            return [(conn, m.Ok(id=message.id))]
         seats = self._asking_person(conn)
         running(room)
         if not any(
@@ -132,6 +148,39 @@ class Consent:
             raise refuse(ErrorCode.BUSY, f"a {room.proposal.kind} proposal is waiting for answers")
         return seats
 
+    def _sent_again(
+        self,
+        conn: ConnId,
+        version: int | None,
+        kind: str,
+        *,
+        board: int | None = None,
+        call: str | None = None,
+        rotate: bool = False,
+        seat: str | None = None,
+    ) -> bool:
+        """Whether a request is one `conn`'s seat made already (its answer lost, or
+        `unavailable`), to be answered `ok` again asking nobody: the same request, by the
+        seat whose proposal is open (at `version`, if named), or whose proposal made at
+        `version` has ended."""
+        room = self.room
+        mine = {each.colour for each in room.owned_by(conn)}
+
+        def same(proposal: Proposal) -> bool:
+            return (
+                proposal.kind == kind
+                and proposal.by in mine
+                and proposal.seat == seat
+                and proposal.board == board
+                and (None if proposal.call is None else proposal.call[1]) == call
+                and proposal.rotate == rotate
+            )
+
+        waiting, last = room.proposal, room.last_proposal
+        if waiting is not None and same(waiting):
+            return version is None or version == waiting.version
+        return version is not None and last is not None and same(last) and last.version == version
+
     def _propose(
         self,
         conn: ConnId,
@@ -147,7 +196,8 @@ class Consent:
         rotate: bool = False,
     ) -> Outbox:
         """Do it now if nobody else is a person here; else ask every other person (`but`
-        the seat a hand-over is about). People sharing the asker's screen agree with it."""
+        the seat a hand-over is about). People sharing the asker's screen agree with it.
+        Either way the room keeps the proposal, to know the request if it comes again."""
         room = self.room
         others = {
             other.colour
@@ -156,10 +206,6 @@ class Consent:
             and other.conn != conn
             and other.colour != but
         }
-        done: Outbox = [(conn, m.Ok(id=request))]
-        if not others:
-            told = self._carry_out(kind, keep, board, call, seat=seat, rotate=rotate)
-            return [*done, *told, *self.services.shown(room)]
         seconds = self.services.limits.proposal_seconds
         proposal = Proposal(
             id=self.services.secret(PROPOSAL_ID_BYTES),
@@ -167,12 +213,20 @@ class Consent:
             by=seats[0].colour,
             waiting=others,
             expires_at=self.services.clock() + seconds,
+            expires_wall=self.services.wall() + seconds,
+            version=room.version,
             keep=keep,
             board=board,
             call=call,
             seat=seat,
             rotate=rotate,
         )
+        self.services.journal.unsaved.add(room.id)
+        done: Outbox = [(conn, m.Ok(id=request))]
+        if not others:
+            proposal.outcome = ACCEPTED
+            room.last_proposal = proposal
+            return [*done, *self._carry_out(proposal), *self.services.shown(room)]
         room.proposal = proposal
         asked = m.Proposal(
             room=room.id,
@@ -186,29 +240,37 @@ class Consent:
         return [*done, *((member, asked) for member in sorted(room.connections()))]
 
     def answer(self, conn: ConnId, message: m.Answer) -> Outbox:
+        """One person's answer to the proposal open, for every seat of theirs it asks; the
+        same answer sent again, while it is open or once it has ended, is `ok` again."""
         room = self.room
         proposal = room.proposal
+        done: Outbox = [(conn, m.Ok(id=message.id))]
         if proposal is None or proposal.id != message.proposal:
+            if self._answered(room.last_proposal, conn, message):
+                return done
             raise refuse(ErrorCode.NO_SUCH_PROPOSAL, "no such proposal waits in this room")
+        if self._answered(proposal, conn, message):
+            return done
         asked = [seat.colour for seat in room.owned_by(conn) if seat.colour in proposal.waiting]
         if not asked:
             raise refuse(ErrorCode.NO_SUCH_PROPOSAL, "that proposal waits for no answer of yours")
-        done: Outbox = [(conn, m.Ok(id=message.id))]
+        proposal.answers.update(dict.fromkeys(asked, message.accept))
+        self.services.journal.unsaved.add(room.id)
         if not message.accept:
             return [*done, *self._end("declined", asked[0])]
         proposal.waiting.difference_update(asked)
         if proposal.waiting:
             return done
-        ended = self._end("accepted", None)
-        told = self._carry_out(
-            proposal.kind,
-            proposal.keep,
-            proposal.board,
-            proposal.call,
-            seat=proposal.seat,
-            rotate=proposal.rotate,
-        )
+        ended = self._end(ACCEPTED, None)
+        told = self._carry_out(proposal)
         return [*done, *ended, *told, *self.services.shown(room)]
+
+    def _answered(self, proposal: Proposal | None, conn: ConnId, message: m.Answer) -> bool:
+        """Whether `message` is an answer a seat of `conn`'s gave `proposal` already."""
+        if proposal is None or proposal.id != message.proposal:
+            return False
+        given = [proposal.answers.get(seat.colour) for seat in self.room.owned_by(conn)]
+        return message.accept in given
 
     def outlived(self) -> Outbox:
         """The game changed under a proposal about it (it ended, or a seat went out of it):
@@ -226,19 +288,23 @@ class Consent:
         return self._end("expired", None)
 
     def _end(self, outcome: str, by: str | None) -> Outbox:
+        """The proposal open ends `outcome`, told to everyone; the room keeps it as its
+        last, with its answers."""
         room = self.room
         proposal = room.proposal
         assert proposal is not None
         room.proposal = None
+        proposal.outcome = outcome
+        room.last_proposal = proposal
         journal = self.services.journal
         journal.changed.add(room.id)
-        if outcome != "accepted":
+        journal.unsaved.add(room.id)
+        if outcome != ACCEPTED:
             wall = self.services.wall()
             seat = {} if proposal.seat is None else {"seat": proposal.seat}
             room.history.add(
                 PROPOSAL, wall, proposal=proposal.kind, outcome=outcome, by=by, **seat
             )
-            journal.unsaved.add(room.id)
         ended = m.ProposalEnded(
             room=room.id,
             proposal=proposal.id,
@@ -249,31 +315,28 @@ class Consent:
         )
         return [(member, ended) for member in sorted(room.connections())]
 
-    def _carry_out(
-        self,
-        kind: str,
-        keep: int,
-        board: int | None,
-        call: tuple[str, str] | None,
-        *,
-        rotate: bool = False,
-        seat: str | None = None,
-    ) -> Outbox:
+    def _carry_out(self, proposal: Proposal) -> Outbox:
         """Do what was agreed; the seat changes it tells of."""
         room = self.room
+        kind = proposal.kind
         if kind == "hand_over":
-            return self._hand_over(seat)
+            return self._hand_over(proposal.seat)
         if kind == "draw":
             return self.agree()
         if kind == "undo":
-            taken = len(room.moves) - keep
-            manage.rewind(room, keep)
+            taken = len(room.moves) - proposal.keep
+            manage.rewind(room, proposal.keep)
             room.friendly("a move was taken back")
             room.history.add(UNDO, self.services.wall(), moves=taken, version=room.version)
             return []
-        manage.restart(room, board, rotate=rotate)
-        if call is not None:
-            caller, side = call
+        rotate = proposal.rotate
+        manage.restart(room, proposal.board, rotate=rotate)
+        if rotate:
+            moved_on = {colour: manage.next_colour(room, colour) for colour in room.game.seats}
+            proposal.by = moved_on[proposal.by]
+            proposal.answers = {moved_on[c]: given for c, given in proposal.answers.items()}
+        if proposal.call is not None:
+            caller, side = proposal.call
             if rotate:
                 caller = manage.next_colour(room, caller)
             manage.toss_for_first(room, caller, side, self.services.coin())

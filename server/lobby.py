@@ -41,6 +41,7 @@ from .guesses import GuessLimit
 from .journal import Journal, Unsaved
 from .known import Known
 from .mailing import Mailing
+from .moderation import BLOCK, MUTE, FileReport, SetStanding, person_of
 from .notices import TurnNotice, TurnNotices
 from .people import People, welcome
 from .room import ConnId, LeftSeats, Room, Seat, Status
@@ -75,6 +76,8 @@ TABLE_REQUESTS: Final = (
     m.Abort,
     m.Claim,
     m.Answer,
+    m.Report,
+    m.RemoveWatcher,
     m.ExportGame,
     m.SaveGame,
     m.ImportGame,
@@ -162,6 +165,7 @@ class Lobby:
             lambda: int(self.services.wall() * 1000),
         )
         """Players' addresses and the mail they are sent (protocol.md 2.13)."""
+        self._standings_told: list[SetStanding] = []
 
     def handle(self, conn: ConnId, message: m.ClientMessage) -> Outbox:
         """Act on one valid request; a refusal is an `error` to the sender and changes nothing."""
@@ -209,7 +213,35 @@ class Lobby:
                 return self.asker.ask(ArchiveAsk(conn, message.id, vacation))
             case m.SetEmail() | m.VerifyEmail() | m.GetEmail():
                 return self.mailing.handle(conn, message)
+            case m.Mute() | m.Block():
+                return self._stand(conn, message)
         raise AssertionError(f"no handler for {type(message).__name__}")
+
+    # Mutes and blocks.
+
+    def _stand(self, conn: ConnId, message: m.Mute | m.Block) -> Outbox:
+        """Mute or block a person, or no longer: at once for every connection here, kept
+        with a player's key (a guest's last as long as the connection), and told to the
+        other nodes of a cluster (`standings_changed`)."""
+        kind = MUTE if isinstance(message, m.Mute) else BLOCK
+        person = person_of(message.player, message.name)
+        if person == self.people.person(conn):
+            raise refuse(ErrorCode.BAD_FIELD, f"you cannot {kind} yourself", field="name")
+        player = self.people.players.get(conn)
+        by = player or self.people.person(conn)
+        only = None if player else conn
+        self.people.stood(by, kind, person, message.name, message.on, only=only)
+        if player is None:
+            return [(conn, m.Ok(id=message.id))]
+        change = SetStanding(player, person, message.name, kind, message.on)
+        self._standings_told.append(change)
+        return self.asker.ask(ArchiveAsk(conn, message.id, change))
+
+    def standings_changed(self) -> list[SetStanding]:
+        """Every mute and block players made or lifted here since the last call, for a
+        cluster node to tell the other nodes, whose connections it does not hold."""
+        told, self._standings_told = self._standings_told, []
+        return told
 
     # Connections.
 
@@ -466,7 +498,14 @@ class Lobby:
                     assert conn is not None
                     player = self.people.claimed(conn, query, found)
                     email = self.mailing.enabled
-                    return [(conn, welcome(request, player, self.reach, self.tls, email=email))]
+                    standing = self.people.standing(conn)
+                    hello = welcome(
+                        request, player, self.reach, self.tls, email=email, standing=standing
+                    )
+                    return [(conn, hello)]
+                case SetStanding() | FileReport():
+                    assert conn is not None
+                    return [(conn, m.Ok(id=request))]
                 case GetSave():
                     assert conn is not None and ask.room is not None
                     text = saved_text(query, found)

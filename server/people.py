@@ -12,6 +12,7 @@ from parlour.rules import GAMES
 
 from .answers import refuse
 from .archive import Archive, ClaimName
+from .moderation import BLOCK, MUTE, Standing, person_of
 from .room import ConnId
 from .store import GUESTS
 
@@ -29,28 +30,69 @@ class People:
     lags: dict[ConnId, int] = field(default_factory=dict)
     """Each connection's network lag (half its last ping's round trip), in milliseconds:
     what a live clock forgives of its moves' time."""
+    standings: dict[ConnId, Standing] = field(default_factory=dict)
+    """Whom each connection's person mutes and blocks, and who blocks them; of another
+    node's connection, only who blocks them (`know`)."""
 
     def name(self, conn: ConnId) -> str:
         return self.names[conn]
 
-    def know(self, conn: ConnId, name: str, player: str) -> None:
-        """Another node's connection, welcomed there: its name and player ("" for a guest)."""
+    def know(
+        self, conn: ConnId, name: str, player: str, blocked_by: frozenset[str] = frozenset()
+    ) -> None:
+        """Another node's connection, welcomed there: its name, player ("" for a guest) and
+        who blocks it."""
         self.names[conn] = name
         if player:
             self.players[conn] = player
         else:
             self.players.pop(conn, None)
+        self.standings[conn] = Standing(blocked_by=blocked_by)
 
-    def claimed(self, conn: ConnId, claim: ClaimName, found: bool | None) -> dict[str, Any] | None:
-        """Welcome `conn` under the name it claimed, if the database let it: its player,
-        as `welcome` shows it, if it sent a key."""
-        if found is None:
+    def claimed(
+        self, conn: ConnId, claim: ClaimName, found: tuple[bool | None, Standing]
+    ) -> dict[str, Any] | None:
+        """Welcome `conn` under the name it claimed, if the database let it and no operator
+        barred it: its player, as `welcome` shows it, if it sent a key."""
+        claimed, standing = found
+        if standing.barred is not None:
+            raise refuse(
+                ErrorCode.BARRED,
+                f"this server's operators have barred you from it: {standing.barred}",
+            )
+        if claimed is None:
             raise held_name(claim.name)
         self.names[conn] = claim.name
+        self.standings[conn] = standing
         if claim.player is None:
             return None
         self.players[conn] = claim.player
-        return {"id": claim.player, "name": claim.name, "new": bool(found)}
+        return {"id": claim.player, "name": claim.name, "new": bool(claimed)}
+
+    def person(self, conn: ConnId) -> str:
+        """How mutes and blocks name `conn`'s person (`moderation.person_of`)."""
+        return person_of(self.players.get(conn), self.names[conn])
+
+    def standing(self, conn: ConnId) -> Standing:
+        return self.standings.get(conn, Standing())
+
+    def hides(self, conn: ConnId, player: str | None, name: str) -> bool:
+        """Whether chat from `player` (or the guest `name`) is kept from `conn`."""
+        standing = self.standings.get(conn)
+        return standing is not None and standing.hides(player, name)
+
+    def stood(
+        self, by: str, kind: str, person: str, name: str, on: bool, *, only: ConnId | None = None
+    ) -> None:
+        """The player (or person) `by` muted or blocked `person`, or no longer: every
+        connection of the player's here sees it so (`only` a guest's own connection, where
+        a guest's mutes live), and where it is a block, every connection of the person's."""
+        for conn in list(self.standings):
+            theirs = conn == only if only is not None else self.players.get(conn) == by
+            if theirs:
+                self.standings[conn] = self.standings[conn].changed(kind, person, name, on)
+            if kind == BLOCK and self.person(conn) == person:
+                self.standings[conn] = self.standings[conn].blocked_by_too(by, on)
 
     def lag_ms(self, conn: ConnId) -> int:
         return self.lags.get(conn, 0)
@@ -63,6 +105,7 @@ class People:
         self.names.pop(conn, None)
         self.players.pop(conn, None)
         self.lags.pop(conn, None)
+        self.standings.pop(conn, None)
         return self.entered.pop(conn, set())
 
     def owner_of_saves(self, conn: ConnId) -> str:
@@ -101,8 +144,10 @@ def welcome(
     tls: bool,
     *,
     email: bool = False,
+    standing: Standing | None = None,
 ) -> m.Welcome:
-    """The answer to a hello: the server, its games and their levels, where it is reached."""
+    """The answer to a hello: the server, its games and their levels, where it is reached;
+    to a player, whom they mute and block."""
     games = [
         game.describe() | {"levels": list(levels_for(name)), "default_level": default_level(name)}
         for name, game in GAMES.items()
@@ -116,6 +161,8 @@ def welcome(
         addresses=list(reach) or None,
         tls=tls,
         email=email,
+        muted=None if player is None or standing is None else standing.listed(MUTE),
+        blocked=None if player is None or standing is None else standing.listed(BLOCK),
     )
 
 

@@ -1,9 +1,10 @@
 """A room's durable fields as a JSON-compatible record, and the room rebuilt from one.
 
 The record keeps what a restart must not lose: the game, options and board it was dealt
-from, the host and the seats with their tokens, every move, and the room's history (what
-happened in it lately, chat included). Connections are not kept:
-a restored room has everyone disconnected until they come back with their tokens.
+from, the host and the seats with their tokens, every move, the proposal waiting for
+answers and the last one ended (their expiry in Unix time), and the room's history (what
+happened in it lately, chat included). Connections are not kept: a restored room has
+everyone disconnected until they come back with their tokens.
 """
 
 import json
@@ -19,7 +20,7 @@ from parlour.rules.gamefile import SeatChange
 from .clocks import Clock
 from .history import History
 from .notices import seat_to_move
-from .room import CoinToss, Holder, LeftSeats, Room, Seat, Status
+from .room import CoinToss, Holder, LeftSeats, Proposal, Room, Seat, Status
 
 RECORD_VERSION: Final = 1
 
@@ -56,6 +57,8 @@ def room_record(room: Room, *, history: bool = True) -> dict[str, Any]:
         "public": room.public,
         "host_name": room.host_name,
         "host_token": room.host_token,
+        "host_person": room.host_person,
+        "removed": sorted(room.removed.items()),
         "standin_after": room.standin_after,
         "bot_think_ms": room.bot_think_ms,
         "status": room.status.value,
@@ -85,6 +88,8 @@ def room_record(room: Room, *, history: bool = True) -> dict[str, Any]:
         "absent": sorted(room.absent),
         "ended": room.ended,
         "winners": list(room.winners),
+        "proposal": _proposal_record(room.proposal),
+        "last_proposal": _proposal_record(room.last_proposal),
         "seats": [
             {
                 "colour": seat.colour,
@@ -155,6 +160,8 @@ def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
         host_name=str(record["host_name"]),
         host_token=str(record["host_token"]),
         host_conn=None,
+        host_person=str(record.get("host_person", "")),
+        removed={str(person): str(name) for person, name in record.get("removed", [])},
         standin_after=int(record["standin_after"]),
         bot_think_ms=int(record["bot_think_ms"]),
         initial=initial,
@@ -197,6 +204,8 @@ def _restore(record: dict[str, Any], now: float, wall: float) -> Room:
         resigned={str(colour) for colour in record.get("resigned", [])},
         absent={str(colour) for colour in record.get("absent", [])},
         ended=_ended(record),
+        proposal=_proposal(record.get("proposal"), now, wall),
+        last_proposal=_proposal(record.get("last_proposal"), now, wall),
     )
 
 
@@ -207,6 +216,52 @@ def _ended(record: dict[str, Any]) -> str | None:
     if ended is not None or record.get("status") != Status.FINISHED.value:
         return ended
     return FLAG if record.get("flagged") else PLAYED
+
+
+def _proposal_record(proposal: Proposal | None) -> dict[str, Any] | None:
+    """A proposal as the room's record keeps it: its expiry in Unix time."""
+    if proposal is None:
+        return None
+    return {
+        "id": proposal.id,
+        "kind": proposal.kind,
+        "by": proposal.by,
+        "waiting": sorted(proposal.waiting),
+        "expires": proposal.expires_wall,
+        "version": proposal.version,
+        "answers": dict(proposal.answers),
+        "outcome": proposal.outcome,
+        "keep": proposal.keep,
+        "board": proposal.board,
+        "call": None if proposal.call is None else list(proposal.call),
+        "seat": proposal.seat,
+        "rotate": proposal.rotate,
+    }
+
+
+def _proposal(value: Any, now: float, wall: float) -> Proposal | None:
+    """The proposal a record kept, its expiry moved onto the lobby's clock (`now` is
+    `wall` in Unix time): the time the room was stored away counts."""
+    if value is None:
+        return None
+    expires = float(value["expires"])
+    call = value.get("call")
+    return Proposal(
+        id=str(value["id"]),
+        kind=str(value["kind"]),
+        by=str(value["by"]),
+        waiting={str(colour) for colour in value["waiting"]},
+        expires_at=now + expires - wall,
+        expires_wall=expires,
+        version=int(value["version"]),
+        answers={str(colour): bool(given) for colour, given in value["answers"].items()},
+        outcome=_optional_text(value.get("outcome")),
+        keep=int(value.get("keep", 0)),
+        board=None if value.get("board") is None else int(value["board"]),
+        call=None if call is None else (str(call[0]), str(call[1])),
+        seat=_optional_text(value.get("seat")),
+        rotate=bool(value.get("rotate", False)),
+    )
 
 
 def _clock(value: Any, seats: int) -> Clock | None:

@@ -162,6 +162,17 @@ class Proposal:
     waiting: set[str]
     """The colours that have not yet agreed."""
     expires_at: float
+    """When silence declines it, on the lobby's clock."""
+    expires_wall: float = 0.0
+    """The same instant in Unix time, as the room's record keeps it: a restart or another
+    server's clock does not carry the lobby's."""
+    version: int = 0
+    """The room's version when it was asked: a request sent again names it."""
+    answers: dict[str, bool] = field(default_factory=dict)
+    """Each colour's answer given, `True` for accepted."""
+    outcome: str | None = None
+    """Once it has ended: `accepted` (also when nobody was asked), `declined` or
+    `expired`."""
     keep: int = 0
     """For an undo: how many moves stay."""
     board: int | None = None
@@ -210,6 +221,14 @@ class Room:
     position: str | None = None
     """The start in the game's position notation, where it was not dealt from `board`."""
     spectators: set[ConnId] = field(default_factory=set)
+    watchers: dict[ConnId, tuple[str, str | None]] = field(default_factory=dict)
+    """Who pressed Watch, by connection: their name and player id (a guest's None); the
+    room view lists those still watching, for the host to send one out."""
+    removed: dict[str, str] = field(default_factory=dict)
+    """The people the host sent out of watching (`moderation.person_of`), with their names:
+    for the room's life, they may not watch or sit in it."""
+    host_person: str = ""
+    """The host's person (`moderation.person_of`): whom they block may not sit here."""
     thinkers: set[ConnId] = field(default_factory=set)
     """Members who asked to see the computer think."""
     status: Status = Status.WAITING
@@ -223,6 +242,10 @@ class Room:
     undone: int = 0
     """Moves taken back since the last move was played."""
     proposal: Proposal | None = None
+    """The proposal waiting for answers, if one is."""
+    last_proposal: Proposal | None = None
+    """The proposal that ended last (or was carried out with nobody to ask), with its
+    answers and outcome: what a request or an answer sent again is known by."""
     stood_in: set[str] = field(default_factory=set)
     """Colours a bot has stood in for during this game."""
     left_seats: LeftSeats = LeftSeats.BOT
@@ -476,6 +499,11 @@ class Room:
             "winners": list(self.winners),
             "ended": self.ended,
             "abortable": self.status is Status.PLAYING and bool(self.yet_to_move()),
+            "watchers": [
+                {"name": name} | ({} if player is None else {"player": player})
+                for watcher, (name, player) in sorted(self.watchers.items())
+                if watcher in self.spectators
+            ],
         }
 
     def yet_to_move(self) -> list[int]:

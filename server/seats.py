@@ -3,6 +3,7 @@ token, seats given to the computer, taken, opened or given new levels, stand-ins
 long away; and every change told to the room and noted in its history."""
 
 import secrets
+from collections.abc import Callable
 from typing import Any, Final
 
 from parlour.bots import default_level, levels_for
@@ -22,9 +23,11 @@ SECRET_BYTES: Final = 16
 class Seats:
     """Who holds each of a room's seats, and who is in the room."""
 
-    def __init__(self, room: Room, services: Services) -> None:
+    def __init__(self, room: Room, services: Services, may_sit: Callable[[ConnId], None]) -> None:
         self.room = room
         self.services = services
+        self.may_sit = may_sit
+        """Refuses a seat to a person blocked or sent out (`Conduct.may_sit`)."""
 
     def token_for(self, conn: ConnId) -> str:
         """The token for a seat `conn` takes: the one it already has in the room (the host's,
@@ -97,8 +100,9 @@ class Seats:
 
     def change(self, conn: ConnId, message: m.SetSeat) -> Outbox:
         """A seat handed to the computer, taken back by a person, given a new level or
-        opened: by the host for any seat not held by another person who is here, and by
-        anyone for their own seats; at any time but while a proposal waits."""
+        opened: by the host for any seat not held by another person who is here (before the
+        start, one held by a person too: they watch), and by anyone for their own seats; at
+        any time but while a proposal waits."""
         room, people = self.room, self.services.people
         seat = room.seat_named(message.seat)
         if seat is None:
@@ -112,9 +116,13 @@ class Seats:
         taking_open = seat.holder is Holder.OPEN and message.holder == "human"
         if not (own or taking_open or room.host_conn == conn):
             raise refuse(ErrorCode.NOT_HOST, "only the host may change a seat that is not yours")
+        displaced = None
         if seat.conn is not None and not own:
-            raise refuse(ErrorCode.SEAT_TAKEN, f"{seat.colour} is held by {seat.name}")
-        if room.proposal is not None:
+            before_start = room.host_conn == conn and room.status is Status.WAITING
+            if not before_start or message.holder != "open":
+                raise refuse(ErrorCode.SEAT_TAKEN, f"{seat.colour} is held by {seat.name}")
+            displaced = seat.conn
+        if room.proposal is not None and not self._held_as_asked(seat, message, own=own):
             raise refuse(
                 ErrorCode.BUSY, f"the game waits for answers to a {room.proposal.kind} proposal"
             )
@@ -128,6 +136,7 @@ class Seats:
             seat.take_back()
         elif message.holder == "human":
             people.check_guest_name(conn, message, self.services.asker.archive)
+            self.may_sit(conn)
             name = message.name or people.name(conn)
             seat.seat_human(name, self.token_for(conn), conn, people.player_of(conn, name))
             room.spectators.discard(conn)
@@ -137,10 +146,29 @@ class Seats:
             if own:
                 room.spectators.add(conn)
         done: Outbox = [(conn, m.Ok(id=message.id))]
+        if displaced is not None and displaced not in {each.conn for each in room.seats}:
+            room.spectators.add(displaced)
+        if displaced is not None:
+            done.append((displaced, m.SeatChanged(room=room.id, seat=seat.colour)))
         if seat.describe() == before:
             return done
         shown = self.services.known.show_ratings(room)
         return [*done, *self.changed(seat, conn), *shown]
+
+    def _held_as_asked(self, seat: Seat, message: m.SetSeat, *, own: bool) -> bool:
+        """Whether `seat` is held already as `message` asks (a change sent again), which
+        changes nothing and is `ok` even while a proposal waits."""
+        room = self.room
+        if message.holder == "open":
+            return seat.holder is Holder.OPEN
+        if message.holder == "human":
+            return own and seat.holder is Holder.HUMAN
+        level = level_asked(room, message.level, room_level(room))
+        return (
+            seat.plays_as_bot
+            and seat.level == level
+            and (seat.belongs_to_person or room_level(room) == level)
+        )
 
     def changed(self, seat: Seat, by: ConnId, but: ConnId | None = None) -> Outbox:
         """A seat changed hands: noted in the room, told to everyone, the view sent."""

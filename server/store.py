@@ -13,12 +13,13 @@ import json
 import logging
 import sqlite3
 import time
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
+
+from parlour.protocol.players import fold
 
 from . import vacations
 from .emails import (
@@ -33,6 +34,7 @@ from .emails import (
     digest_due,
 )
 from .letters import Mail
+from .moderation import BLOCK, MUTE, REPORTS_SHOWN, Report, SetStanding, Standing, person_of
 from .ratings import COMPUTER, NEW, Rating, is_computer, rate_players
 from .records import RecordText
 from .scores import CHANGED, COMPUTER_NAME, Result, best_of, record_id
@@ -107,6 +109,14 @@ MIGRATIONS: Final = (
     ),
     ("CREATE TABLE unsent (id INTEGER PRIMARY KEY, mail TEXT NOT NULL)",),
     ("ALTER TABLE result_seats ADD COLUMN own_play INTEGER NOT NULL DEFAULT 1",),
+    (
+        "CREATE TABLE standings (player TEXT NOT NULL, kind TEXT NOT NULL,"
+        " person TEXT NOT NULL, name TEXT NOT NULL, at REAL NOT NULL,"
+        " PRIMARY KEY (player, kind, person))",
+        "CREATE INDEX standings_by_person ON standings (person, kind)",
+        "CREATE TABLE reports (id INTEGER PRIMARY KEY, at REAL NOT NULL, report TEXT NOT NULL)",
+        "CREATE TABLE bars (player TEXT PRIMARY KEY, at REAL NOT NULL, reason TEXT NOT NULL)",
+    ),
 )
 """Each entry's statements take the schema from the version of its index to the next."""
 SCHEMA_VERSION: Final = len(MIGRATIONS)
@@ -383,6 +393,62 @@ class Store:
             )
         return True
 
+    def standing(self, player: str | None, name: str) -> Standing:
+        """What the records say of a person saying hello (`moderation.Standing`)."""
+        person = person_of(player, name)
+        bar = self._db.execute("SELECT reason FROM bars WHERE player = ?", (person,)).fetchone()
+        kept: dict[str, dict[str, str]] = {MUTE: {}, BLOCK: {}}
+        if player is not None:
+            rows = self._db.execute(
+                "SELECT kind, person, name FROM standings WHERE player = ?", (player,)
+            )
+            for kind, other, other_name in rows:
+                kept[kind][other] = other_name
+        by = self._db.execute(
+            "SELECT player FROM standings WHERE person = ? AND kind = ?", (person, BLOCK)
+        )
+        blockers = frozenset(str(row[0]) for row in by)
+        return Standing(None if bar is None else bar[0], kept[MUTE], kept[BLOCK], blockers)
+
+    def set_standing(self, change: SetStanding) -> None:
+        """Keep a mute or a block a player made, or lifted."""
+        if change.on:
+            self._db.execute(
+                "INSERT OR REPLACE INTO standings (player, kind, person, name, at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (change.player, change.kind, change.person, change.name, time.time()),
+            )
+        else:
+            self._db.execute(
+                "DELETE FROM standings WHERE player = ? AND kind = ? AND person = ?",
+                (change.player, change.kind, change.person),
+            )
+
+    def file_report(self, report: Report) -> None:
+        """Keep a report for the operators."""
+        self._db.execute(
+            "INSERT INTO reports (at, report) VALUES (?, ?)",
+            (report.at, json.dumps(report.describe())),
+        )
+
+    def reports(self, limit: int = REPORTS_SHOWN) -> list[dict[str, Any]]:
+        """The newest reports kept, newest first."""
+        rows = self._db.execute(
+            "SELECT report FROM reports ORDER BY at DESC, id DESC LIMIT ?", (limit,)
+        )
+        return [json.loads(row[0]) for row in rows]
+
+    def bar(self, player: str, reason: str) -> None:
+        """An operator bars `player` from the server: their next hello is refused."""
+        self._db.execute(
+            "INSERT OR REPLACE INTO bars (player, at, reason) VALUES (?, ?, ?)",
+            (player, time.time(), reason),
+        )
+
+    def lift_bar(self, player: str) -> bool:
+        """An operator lets `player` in again; whether they were barred."""
+        return self._db.execute("DELETE FROM bars WHERE player = ?", (player,)).rowcount > 0
+
     def holder_of(self, name: str) -> str | None:
         """The player who holds `name`, if one does (a computer's name is held by all)."""
         folded = fold(name)
@@ -640,11 +706,6 @@ def player_lines(
         if who in ratings:
             line["rating"] = shown(ratings[who])
     return sorted(lines, key=lambda line: (-line["wins"], line["name"]))
-
-
-def fold(name: str) -> str:
-    """A name as names are compared: `Ann`, `ANN` and its full-width form are one name."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 def shown(rating: Rating) -> dict[str, Any]:

@@ -19,11 +19,12 @@ from parlour.protocol.endings import PLAYED
 from parlour.rules import IllegalMoveError, MalformedMoveError, State
 
 from .answers import Outbox, playing_seat, refuse, running
+from .conduct import Conduct
 from .consent import Consent
 from .endings import Endings
 from .gamefiles import GameFiles
 from .helping import Help
-from .history import CHAT, MOVE, OVER, STARTED
+from .history import MOVE, OVER, STARTED
 from .manage import game_file_of
 from .room import ConnId, Holder, LeftSeats, Room, Seat, Status
 from .scores import Result, result_of
@@ -58,6 +59,8 @@ TableRequest = (
     | m.ImportGame
     | m.LoadGame
     | m.SetInitials
+    | m.Report
+    | m.RemoveWatcher
 )
 """The requests about one room, which its table answers."""
 
@@ -68,7 +71,8 @@ class Table:
     def __init__(self, room: Room, services: Services) -> None:
         self.room = room
         self.services = services
-        self.seats = Seats(room, services)
+        self.conduct = Conduct(room, services)
+        self.seats = Seats(room, services, self.conduct.may_sit)
         self.help = Help(room, services)
         self.files = GameFiles(room, services)
         self.consent = Consent(room, services, self.seats, self._agreed)
@@ -106,7 +110,11 @@ class Table:
             case m.GetRoom():
                 return [(conn, m.RoomView(id=message.id, room=self.room.view(conn)))]
             case m.Chat():
-                return self._chat(conn, message)
+                return self.conduct.chat(conn, message)
+            case m.Report():
+                return self.conduct.report(conn, message)
+            case m.RemoveWatcher():
+                return self.conduct.remove_watcher(conn, message)
             case m.Hint():
                 return self.help.hint(conn, message)
             case m.ShowThinking():
@@ -138,6 +146,7 @@ class Table:
         """The host comes into the room just made: into `colour`'s seat, or watching."""
         room = self.room
         self.services.journal.unsaved.add(room.id)
+        room.host_person = self.services.people.person(conn)
         seat = room.seat_named(colour) if colour else None
         if seat is not None:
             name = self.services.people.name(conn)
@@ -146,6 +155,7 @@ class Table:
             self.seats.noted(seat, by=name)
         else:
             room.spectators.add(conn)
+            self.conduct.may_watch(conn)
         self.seats.enter(conn)
         shown = self.services.known.show_ratings(room)
         return [(conn, self.seats.joined(conn, request, room.host_token, seat)), *shown]
@@ -153,18 +163,24 @@ class Table:
     def _join(self, conn: ConnId, message: m.Join) -> Outbox:
         room, people = self.room, self.services.people
         people.check_guest_name(conn, message, self.services.asker.archive)
+        self.conduct.may_enter(conn)
         if message.token is not None:
             return self.seats.rejoin(conn, message)
         if message.seat is not None:
             seat = room.seat_named(message.seat)
             if seat is None:
                 raise no_such_seat(room.game, message.seat)
+            if self._holds(conn, seat, message.name) and seat.token is not None:
+                return [(conn, self.seats.joined(conn, message.id, seat.token, seat))]
             mine = seat.player is not None and seat.player == people.players.get(conn)
             if mine and seat.token is not None:
                 return self.seats.rejoin(conn, dataclasses.replace(message, token=seat.token))
             if seat.holder is not Holder.OPEN:
                 raise refuse(ErrorCode.SEAT_TAKEN, f"{seat.colour} is taken")
         else:
+            held = next((s for s in room.seats if self._holds(conn, s, message.name)), None)
+            if held is not None and held.token is not None:
+                return [(conn, self.seats.joined(conn, message.id, held.token, held))]
             player = people.players.get(conn)
             own = next((s for s in room.seats if player and s.player == player and s.token), None)
             if own is not None:
@@ -172,6 +188,7 @@ class Table:
             seat = next((seat for seat in room.seats if seat.holder is Holder.OPEN), None)
             if seat is None:
                 raise refuse(ErrorCode.ROOM_FULL, "every seat in this room is taken")
+        self.conduct.may_sit(conn)
         token = self.seats.token_for(conn)
         name = message.name or people.name(conn)
         seat.seat_human(name, token, conn, people.player_of(conn, name))
@@ -181,13 +198,22 @@ class Table:
         joined = self.seats.joined(conn, message.id, token, seat)
         return [(conn, joined), *self.seats.changed(seat, conn, but=conn), *shown]
 
+    def _holds(self, conn: ConnId, seat: Seat, name: str | None) -> bool:
+        """Whether `conn` holds `seat` already as the person a `join` of it names: the
+        join sent again (its answer lost, or `unavailable`), answered `joined` again."""
+        if seat.conn != conn or seat.holder is not Holder.HUMAN:
+            return False
+        return (name or self.services.people.name(conn)) == seat.name
+
     def _spectate(self, conn: ConnId, message: m.Spectate) -> Outbox:
         room = self.room
+        new = not room.owned_by(conn) and conn not in room.spectators
         if not room.owned_by(conn):
+            self.conduct.may_watch(conn)
             room.spectators.add(conn)
         self.seats.enter(conn)
         watching = m.Watching(id=message.id, room=room.view(conn), history=room.history.window())
-        return [(conn, watching)]
+        return [(conn, watching), *(self.conduct.watchers_shown(but=conn) if new else [])]
 
     def _leave(self, conn: ConnId, message: m.Leave) -> Outbox:
         """Out of the room: the seats stay the person's, unless they give them up."""
@@ -224,6 +250,8 @@ class Table:
         room = self.room
         if room.host_conn != conn:
             raise refuse(ErrorCode.NOT_HOST, "only the room's host may do that")
+        if isinstance(message, m.Start) and room.status is not Status.WAITING:
+            return [(conn, m.Ok(id=message.id))]  # a start sent again: the game has begun
         if room.status is not Status.WAITING:
             raise refuse(ErrorCode.NOT_WAITING, "the game has begun")
         if isinstance(message, m.FillBots):
@@ -418,25 +446,7 @@ class Table:
         )
         return result
 
-    # Talk.
-
-    def _chat(self, conn: ConnId, message: m.Chat) -> Outbox:
-        """A line of chat to everyone in the room, from a member."""
-        room = self.room
-        if conn not in room.connections():
-            raise refuse(ErrorCode.NOT_IN_ROOM, "join or watch the room to chat in it")
-        seat = room.seat_of(conn)
-        line = m.ChatLine(
-            room=room.id,
-            name=self.services.people.name(conn),
-            seat=seat.colour if seat else None,
-            text=message.text,
-        )
-        wall = self.services.wall()
-        room.history.add(CHAT, wall, name=line.name, seat=line.seat, text=line.text)
-        self.services.journal.unsaved.add(room.id)
-        told = [(member, line) for member in sorted(room.connections())]
-        return [(conn, m.Ok(id=message.id)), *told]
+    # Time passing.
 
     def tick(self, now: float, *, flags: bool = True) -> Outbox:
         """A proposal nobody answered in time ends; seats of people long away go to

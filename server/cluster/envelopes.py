@@ -42,6 +42,9 @@ class Request:
     lag_ms: int = 0
     """The connection's network lag as the edge measured it (half its last ping's round
     trip), forgiven on a move's clock as the owner's own connections' is."""
+    blocked_by: tuple[str, ...] = ()
+    """The people who block the connection's person, as the edge knows: they may not be
+    seated together (protocol.md 2.14)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +111,20 @@ class Vacation:
     edge: int
 
 
-Envelope = Request | Attach | Gone | Deliver | Moved | Owner | Turn | Vacation
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A mute or block made or lifted on node `edge` (told to every node): the player's
+    connections and the person's elsewhere see it at once."""
+
+    player: str
+    kind: str
+    person: str
+    name: str
+    on: bool
+    edge: int
+
+
+Envelope = Request | Attach | Gone | Deliver | Moved | Owner | Turn | Vacation | Standing
 
 
 def pack(envelope: Envelope) -> bytes:
@@ -126,6 +142,7 @@ def pack(envelope: Envelope) -> bytes:
                 envelope.token,
                 envelope.member,
                 envelope.lag_ms,
+                list(envelope.blocked_by),
             ]
         case Attach():
             fields = ["a", envelope.edge, envelope.conn, envelope.name, envelope.room]
@@ -144,6 +161,9 @@ def pack(envelope: Envelope) -> bytes:
             fields += [list(notice.seats), sorted(notice.present), notice.time_left_ms]
         case Vacation():
             fields = ["v", envelope.player, envelope.from_ms, envelope.until_ms, envelope.edge]
+        case Standing():
+            fields = ["s", envelope.player, envelope.kind, envelope.person, envelope.name]
+            fields += [envelope.on, envelope.edge]
     packed: bytes = msgpack.packb(fields, use_bin_type=True)
     return packed
 
@@ -156,7 +176,7 @@ def unpack(data: bytes) -> Envelope:
         match kind:
             case "q":
                 edge, seq, conn, name, wire, player, *held = rest
-                token, member, lag = [*held, *(None, False, 0)[len(held) :]][:3]
+                token, member, lag, blocked_by = [*held, *(None, False, 0, [])[len(held) :]][:4]
                 return Request(
                     int(edge),
                     int(seq),
@@ -167,6 +187,7 @@ def unpack(data: bytes) -> Envelope:
                     None if token is None else str(token),
                     bool(member),
                     int(lag),
+                    tuple(str(person) for person in blocked_by),
                 )
             case "a":
                 edge, conn, name, room, token, player = rest
@@ -199,6 +220,11 @@ def unpack(data: bytes) -> Envelope:
             case "v":
                 player, from_ms, until_ms, edge = rest
                 return Vacation(str(player), int(from_ms), int(until_ms), int(edge))
+            case "s":
+                player, kind, person, name, on, edge = rest
+                return Standing(
+                    str(player), str(kind), str(person), str(name), bool(on), int(edge)
+                )
     except (ValueError, TypeError, msgpack.UnpackException) as error:
         raise EnvelopeError(f"not a cluster envelope: {error}") from None
     raise EnvelopeError(f"unknown envelope kind {kind!r}")

@@ -127,6 +127,10 @@ class Inbox:
             case env.Turn():
                 told = envelope.notice.outbox(self.lobby.people.players, self.connections)
                 self.edge.deliver_here(told)
+            case env.Standing() if envelope.edge != self.link.node:
+                self.lobby.people.stood(
+                    envelope.player, envelope.kind, envelope.person, envelope.name, envelope.on
+                )
             case env.Vacation() if envelope.edge != self.link.node:
                 held = self.lobby.timekeeper.apply_vacation(
                     envelope.player, envelope.from_ms, envelope.until_ms
@@ -141,7 +145,8 @@ class Inbox:
         if room is None:
             self.edge.publish(request.edge, env.Moved(request.seq))
             return
-        self.lobby.people.know(request.conn, request.name, request.player)
+        blocked_by = frozenset(request.blocked_by)
+        self.lobby.people.know(request.conn, request.name, request.player, blocked_by)
         if isinstance(message, m.Move):
             self.lobby.people.lags[request.conn] = request.lag_ms
         if request.member and request.conn not in room.connections():
@@ -171,6 +176,10 @@ class Inbox:
         websocket, session = entry
         if kind == m.Error.TYPE:
             self.errors.labels(str(wire.get("code"))).inc()
+        elif kind == m.ChatLine.TYPE and self.lobby.people.hides(
+            conn, _text(wire.get("player")), str(wire.get("name"))
+        ):
+            return  # the reader muted or blocked its writer
         self.shell.send_frame(conn, websocket, session.codec.encode(wire))
 
     def _owner_changed(self, room: str, node: int, fence: int) -> None:
@@ -192,3 +201,8 @@ class Inbox:
         self.forwarding.give_up("the answer was lost on the way; try again")
         self.leases.forget_others()
         self.shell.spawn(self.leases.attach_everywhere())
+
+
+def _text(value: object) -> str | None:
+    """A wire field that is a string, else None."""
+    return value if isinstance(value, str) else None

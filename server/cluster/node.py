@@ -223,6 +223,11 @@ class ClusterNode:
         self.outbound.change(Change(writes, outbox, done, request, turns=turns))
         for player, start, until in self.lobby.timekeeper.vacations_taken():
             self.outbound.publish(everyone, env.Vacation(player, start, until, self.node))
+        for change in self.lobby.standings_changed():
+            told = env.Standing(
+                change.player, change.kind, change.person, change.name, change.on, self.node
+            )
+            self.outbound.publish(everyone, told)
 
     def deliver_here(self, outbox: Outbox) -> None:
         """Send messages to this node's connections now, noting the rooms they are in."""

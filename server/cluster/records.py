@@ -30,6 +30,7 @@ from ..emails import (
 )
 from ..known import playing_in
 from ..letters import Mail
+from ..moderation import BLOCK, MUTE, REPORTS_SHOWN, Report, SetStanding, Standing, person_of
 from ..ratings import COMPUTER, NEW, Rating, computer_player, rate_players
 from ..scores import COMPUTER_NAME, Result, best_of
 from ..store import (
@@ -363,6 +364,52 @@ class RedisRecords:
         args: list[str | int] = [self.prefix, player or "", name, folded, int(time.time())]
         found = int(await self._claim_name(args=args))
         return None if found < 0 else bool(found)
+
+    async def standing(self, player: str | None, name: str) -> Standing:
+        """As `Store.standing`."""
+        person = person_of(player, name)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hget(self._key("bars"), person)
+            pipe.hgetall(self._key("standing", player or "", MUTE))
+            pipe.hgetall(self._key("standing", player or "", BLOCK))
+            pipe.smembers(self._key("blocked_by", person))
+            bar, muted, blocked, by = await pipe.execute()
+        kept = [{_text(k): _text(v) for k, v in found.items()} for found in (muted, blocked)]
+        barred = None if bar is None else str(json.loads(bar)["reason"])
+        return Standing(barred, kept[0], kept[1], frozenset(_text(each) for each in by))
+
+    async def set_standing(self, change: SetStanding) -> None:
+        """As `Store.set_standing`."""
+        kept = self._key("standing", change.player, change.kind)
+        by = self._key("blocked_by", change.person)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            if change.on:
+                pipe.hset(kept, change.person, change.name)
+            else:
+                pipe.hdel(kept, change.person)
+            if change.kind == BLOCK and change.on:
+                pipe.sadd(by, change.player)
+            elif change.kind == BLOCK:
+                pipe.srem(by, change.player)
+            await pipe.execute()
+
+    async def file_report(self, report: Report) -> None:
+        """As `Store.file_report`."""
+        await self.redis.lpush(self._key("reports"), json.dumps(report.describe()))
+
+    async def reports(self, limit: int = REPORTS_SHOWN) -> list[dict[str, Any]]:
+        """As `Store.reports`."""
+        found = await self.redis.lrange(self._key("reports"), 0, limit - 1)
+        return [json.loads(each) for each in found]
+
+    async def bar(self, player: str, reason: str) -> None:
+        """As `Store.bar`."""
+        value = json.dumps({"at": int(time.time()), "reason": reason})
+        await self.redis.hset(self._key("bars"), player, value)
+
+    async def lift_bar(self, player: str) -> bool:
+        """As `Store.lift_bar`."""
+        return bool(await self.redis.hdel(self._key("bars"), player))
 
     async def holder_of(self, name: str) -> str | None:
         """As `Store.holder_of`."""

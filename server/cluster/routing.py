@@ -284,7 +284,10 @@ class Routing:
         token = None if held is None else held.token
         member, lag = held is not None, self.lobby.people.lag_ms(conn)
         wire = message.to_wire()
-        request = env.Request(self.node, seq, conn, name, wire, player, token, member, lag)
+        blocked_by = tuple(sorted(self.lobby.people.standing(conn).blocked_by))
+        request = env.Request(
+            self.node, seq, conn, name, wire, player, token, member, lag, blocked_by
+        )
         self.edge.publish(owner, request)
         self.forwarded.inc()
 

@@ -66,6 +66,7 @@ ROOM_VIEW: dict[str, Any] = {
     "winners": [],
     "ended": None,
     "abortable": False,
+    "watchers": [],
 }
 SUMMARY_FIELDS = (
     *("room", "game", "options", "board", "position", "seats", "host", "bot_think_ms"),
@@ -109,6 +110,10 @@ CLIENT_SAMPLES: list[m.ClientMessage] = [
     m.GetVacation(id=37),
     m.Answer(id=13, room=ROOM, proposal="p1", accept=False),
     m.Chat(id=14, room=ROOM, text="good game! \u00e9\u00e8 \U0001f642"),
+    m.Mute(id=40, name="Zed", player="p-abc"),
+    m.Block(id=41, name="Guest", on=False),
+    m.Report(id=42, room=ROOM, name="Zed", reason="insults in the chat"),
+    m.RemoveWatcher(id=43, room=ROOM, name="Zed"),
     m.ScoreCard(id=15, game="oubliette", preset="abalone"),
     m.ExportGame(id=16, room=ROOM),
     m.ImportGame(id=17, room=ROOM, text='[Game "othello"]\n[Board "0"]\n\n1. black d3\n'),
@@ -150,7 +155,8 @@ SERVER_SAMPLES: list[m.ServerMessage] = [
     m.Suggestion(id=6, room=ROOM, version=3, search=SEARCH | {"forced": -12}),
     m.Proposal(room=ROOM, proposal="p1", kind="undo", by="red", asked=["blue"], expires_in=30),
     m.ProposalEnded(room=ROOM, proposal="p1", kind="undo", outcome="declined", by="blue"),
-    m.ChatLine(room=ROOM, name="Ann", seat="blue", text="well played"),
+    m.ChatLine(room=ROOM, name="Zed", text="you all stink", player="p-abc", watching=True),
+    m.Removed(room=ROOM),
     m.ScoreCardReply(
         id=15,
         game="tribolo",

@@ -151,7 +151,8 @@ def test_joining_takes_the_named_seat_or_the_first_open_one() -> None:
     assert error_code(table.lobby.handle(3, m.Join(room=room, seat="pink")), 3) == "no_such_seat"
     assert table.join(3, room, seat="green").seat == "green"
     assert error_code(table.lobby.handle(4, m.Join(room=room)), 4) == "room_full"
-    assert error_code(table.lobby.handle(2, m.Join(room=room)), 2) == "room_full"
+    assert table.join(2, room).seat == "red", "Bob's join sent again: his seat, not another"
+    assert error_code(table.lobby.handle(2, m.Join(room=room, name="Bea")), 2) == "room_full"
 
 
 def test_others_in_the_room_see_a_new_seat_holder() -> None:

@@ -126,7 +126,8 @@ def test_with_another_person_an_undo_waits_for_their_consent() -> None:
     )
     assert moves_of(table, room) == before
     assert error_code(table.lobby.handle(2, m.Move(room=room, version=3, move="a1")), 2) == "busy"
-    assert error_code(table.lobby.handle(1, m.Undo(room=room)), 1) == "busy"
+    assert table.lobby.handle(1, m.Undo(room=room)) == [(1, m.Ok())], "sent again: asks nobody"
+    assert error_code(table.lobby.handle(2, m.Undo(room=room)), 2) == "busy"
     outbox = table.lobby.handle(2, m.Answer(room=room, proposal=asked.proposal, accept=True))
     ended = to(outbox, 1)[0]
     assert isinstance(ended, m.ProposalEnded) and ended.outcome == "accepted"
