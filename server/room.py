@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from parlour.protocol.endings import PLAYED
+from parlour.protocol.endings import ABORTED, PLAYED
 from parlour.protocol.timecontrol import TimeControl
 from parlour.rules import Game, State
 from parlour.rules.gamefile import SeatChange
@@ -368,6 +368,8 @@ class Room:
             return "the game began from a position of its own"
         if self.unrated_by is not None:
             return self.unrated_by
+        if self.ended == ABORTED:
+            return "the game was aborted before everyone had moved"
         for seat in self.seats:
             if seat.colour in self.out:
                 continue  # the computer plays on for a seat out of the game; it counts last

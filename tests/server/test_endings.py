@@ -201,6 +201,10 @@ def test_a_person_late_with_a_first_move_aborts_a_live_game_for_nobody() -> None
         False,
     )
     assert view["state"]["over"] and view["rating_changes"] is None
+    assert (view["rated"], view["unrated"]) == (
+        False,
+        "the game was aborted before everyone had moved",
+    )
     assert lobby.take_unsaved().results == [], "rated for nobody"
     last = held.history.window()[-1]
     assert last == last | {"kind": "aborted", "seat": "white", "name": "Bob", "late": True}

@@ -12,7 +12,7 @@ from parlour.client.terminal.history import history_lines
 from parlour.protocol import messages as m
 
 from ..client.terminal.test_history import entry
-from ..server.test_clocks import clocked_lobby, started
+from ..server.test_clocks import clocked_lobby, move, started
 from ..server.test_history import timed_table
 from ..server.test_rematch import finish
 
@@ -130,7 +130,9 @@ def test_a_flag_in_a_real_room_reads_the_same_on_the_page(page: Page) -> None:
     lobby, wall = clocked_lobby(("Ann", None), ("Bob", None), ("Cy", None))
     control = {"kind": "live", "base_s": 60, "increment_s": 5}
     room = started(lobby, "tribolo", ["blue", "red", "green"], time_control=control)
-    wall.now += 61.0
+    for _ in range(3):
+        move(lobby, room)  # each moves once: a seat out of time no longer aborts the game
+    wall.now += 67.0
     assert lobby.timekeeper.next_deadline() is not None
     lobby.timekeeper.flags_due()
     entries = lobby.rooms[room].history.window()
