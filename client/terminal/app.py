@@ -213,7 +213,9 @@ class RoomScreen(Screen[None]):
                 level = default_level_in(self.connection.welcome, self.room.game, levels)
                 yield SeatsPanel(levels, level, id="seats")
                 yield Static("", id="thoughts")
-                yield RichLog(id="log", max_lines=200, wrap=True)
+                # Wrapped at the panel's width: RichLog's own least is 78 columns, and a
+                # long line beside a wide board ran off the screen.
+                yield RichLog(id="log", max_lines=200, wrap=True, min_width=20)
                 yield Input(
                     placeholder="Say something (Enter sends)",
                     id="chat",
@@ -356,7 +358,9 @@ class RoomScreen(Screen[None]):
         if was_playing and self.room.status == "finished":
             self._answer_moot()
             self.log_line(self.room.result())
-            self.log_line("F8 replays it, with charts; F9 plays again, everyone one seat on.")
+            again = "F9 plays again, everyone one seat on."
+            aborted = self.room.view.get("ended") == "aborted"
+            self.log_line(again if aborted else f"F8 replays it, with charts; {again}")
             self._ask_initials()
         self._tell_ratings()
 
@@ -544,6 +548,7 @@ class RoomScreen(Screen[None]):
             self.log_line(self.room.news)
 
         elif isinstance(event, m.Proposal):
+            self.flash = ""
             self.log_line(self.room.news)
             if self.room.asks_me:
                 self.app.bell()

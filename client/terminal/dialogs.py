@@ -21,9 +21,10 @@ Black) runs into its own line's description rather than pushing every line to wr
 
 
 class ProposalScreen(ModalScreen[bool]):
-    """Another person asks to take back a move or start again: agree or not. It comes
-    unasked, perhaps while this player types, so no letter answers it and Enter declines:
-    Tab to Agree and Enter, or a click, agrees."""
+    """Another person asks something of the game (an undo, a new game or rematch, a draw, a
+    hand-over): agree or not. It comes unasked, perhaps while this player types, so no
+    letter answers it and Enter declines, whatever it asks: Tab to Agree and Enter, or a
+    click, agrees."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(False)", "Decline")]
 
@@ -33,7 +34,7 @@ class ProposalScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="question"):
-            yield Label(self.question)
+            yield Static(self.question, id="words")
             with Horizontal():
                 yield Button("Agree (Tab, Enter)", id="agree", variant="success")
                 yield Button("Decline (Enter, Esc)", id="decline", variant="error")

@@ -70,7 +70,10 @@ def seat_rating(seat: Mapping[str, Any]) -> object:
 
 
 def counts_words(view: Mapping[str, Any]) -> str:
-    """Whether a room's game is rated, and why not: "" where the server does not say."""
+    """Whether a room's game is rated, and why not: "" where the server does not say. An
+    aborted game counts for nobody, though its view may still call it rated."""
+    if view.get("ended") == "aborted":
+        return "Aborted: it counts for nobody's rating."
     if "rated" not in view:
         return ""
     if view.get("rated"):

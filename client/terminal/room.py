@@ -570,7 +570,7 @@ class RoomModel:
             ratings = "both ratings" if len(self.seats) == 2 else "every player's rating"
             rated = f", and the game counts for {ratings}" if self.view.get("rated") else ""
             unrated = "" if rated else f". The game counts for no rating: {why}"
-            return f"{ask} {self.seat_name(left[0])} wins{rated}{unrated}."
+            return f"{ask} {self.named(left[0], you=False)} wins{rated}{unrated}."
         who = f"{self.seat_name(seat)} finishes" if shared else "You finish"
         seat_of = "the seat" if shared else "your seat"
         if self.view.get("rated"):

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Button, Label, RichLog, Static
+from textual.widgets import Button, RichLog, Static
 
 from parlour.client.connection import Connection
 from parlour.client.terminal.app import ParlourApp
@@ -56,10 +56,7 @@ def log_text(app: ParlourApp) -> str:
 
 def question(app: ParlourApp) -> str:
     """The words of the question on the screen."""
-    screen = app.screen
-    if isinstance(screen, ProposalScreen):
-        return str(screen.query_one(Label).render())
-    return str(screen.query_one("#words", Static).render())
+    return str(app.screen.query_one("#words", Static).render())
 
 
 def focused_button(app: ParlourApp) -> str | None:
@@ -134,7 +131,9 @@ async def test_abort_before_anyone_moved_ends_the_game_for_nobody(
         await until(pilot, lambda: screen.room.status == "finished", "the game ended")
         aborted = "Aborted: the game counts for nobody."
         await until(pilot, lambda: aborted in status_text(app), "the result line said so")
-        assert aborted in log_text(app)
+        assert aborted in log_text(app) and "F8 replays" not in log_text(app)
+        rated = str(screen.query_one("#rated", Static).render())
+        assert rated == "Aborted: it counts for nobody's rating."
     ended = await room_view(bob, room)
     assert (ended["ended"], ended["winners"], ended["rating_changes"]) == ("aborted", [], None)
 
@@ -233,6 +232,14 @@ async def test_only_a_person_playing_is_offered_an_ending_and_no_draw_against_co
         # Her first move: no update says the game may no longer be aborted; it is asked.
         await until(pilot, lambda: not screen.room.view["abortable"], "the room was asked")
         assert offered(app) == ["Resign"]
+        await command(pilot, "Resign")
+        await asked(pilot, ConfirmScreen)
+        assert question(app) == (
+            "Resign this game? The computer (White) wins, and the game counts for both ratings."
+        )
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "the question went")
+        assert screen.room.status == "playing"
 
 
 # The words, from views a lobby in this process made.
