@@ -874,7 +874,8 @@ class RoomScreen(Screen[None]):
     def action_offer_draw(self) -> None:
         """Offer the others seated to end the game as it stands; they are asked, and the
         proposal that comes back says so."""
-        self._request(m.OfferDraw(room=self.room.ref), lambda _: None, words=server_words)
+        offer = m.OfferDraw(room=self.room.ref, version=self.room.version)
+        self._request(offer, lambda _: None, words=server_words)
 
     def action_rematch(self) -> None:
         """The finished game again from a new deal, every holder one seat on."""

@@ -3,6 +3,7 @@ from the F1 list, each question with the safe answer in focus, and another's dra
 rematch declined by Enter; against a real server on port 0. Then the words, from views a
 lobby in this process made: how each game ended, a resignation of three seats, history."""
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +22,7 @@ from ...server.test_clocks import clocked_lobby, started
 from ...server.test_endings import both_moved, rated_lobby, view_of
 from ...server.test_lobby import Clock as Ticks
 from ...server.test_lobby import to
-from .test_app import SCREEN, command, room_view, screen_of, status_text, type_line, until
+from .test_app import SCREEN, WAIT, command, room_view, screen_of, status_text, type_line, until
 from .test_clocks import Local
 from .test_history import entry
 
@@ -57,6 +58,14 @@ def log_text(app: ParlourApp) -> str:
 def question(app: ParlourApp) -> str:
     """The words of the question on the screen."""
     return str(app.screen.query_one("#words", Static).render())
+
+
+async def next_proposal(connection: Connection) -> m.Proposal:
+    """The next proposal the connection hears of."""
+    while True:
+        event = await asyncio.wait_for(connection.events.get(), WAIT)
+        if isinstance(event, m.Proposal):
+            return event
 
 
 def focused_button(app: ParlourApp) -> str | None:
@@ -138,7 +147,7 @@ async def test_abort_before_anyone_moved_ends_the_game_for_nobody(
     assert (ended["ended"], ended["winners"], ended["rating_changes"]) == ("aborted", [], None)
 
 
-async def test_a_draw_offered_by_another_is_declined_by_enter_then_accepted(
+async def test_a_draw_offered_is_asked_of_the_other_and_one_asked_of_me_enter_declines(
     people: tuple[Connection, Connection],
 ) -> None:
     ann, bob = people
@@ -146,6 +155,17 @@ async def test_a_draw_offered_by_another_is_declined_by_enter_then_accepted(
     app = ParlourApp(ann, room)
     async with app.run_test(size=SCREEN) as pilot:
         screen = screen_of(app)
+        # Ann offers one: Bob is asked, and declines.
+        await command(pilot, "Offer draw")
+        offered = "You asked to agree a draw; waiting for an answer."
+        await until(pilot, lambda: offered in status_text(app), "it said it was offered")
+        offer = await next_proposal(bob)
+        assert (offer.kind, offer.by, offer.asked) == ("draw", "black", ["white"])
+        no = m.Answer(room=room.ref, proposal=offer.proposal, accept=False)
+        assert isinstance(await bob.request(no), m.Ok)
+        await until(pilot, lambda: "bob (White) declined the draw." in log_text(app), "told")
+
+        # Bob offers one: Enter declines it, and Tab, Enter accepts the next.
         assert isinstance(await bob.request(m.OfferDraw(room=room.ref)), m.Ok)
         await asked(pilot, ProposalScreen)
         assert question(app) == "bob (White) asks to agree a draw."
