@@ -6,6 +6,7 @@ A person is named by their player id, or a guest (no key) by their name, folded 
 are compared: `person_of`. Everything here is data and pure functions; the lobby, the
 tables and the stores act on it."""
 
+import hashlib
 import time
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -99,6 +100,13 @@ class Report:
     """The room's last chat lines, watchers' too, as its history keeps them."""
     record: str
     """The room's game so far, as a game file."""
+
+    @property
+    def key(self) -> str:
+        """What makes a report one: the same reason about the same person in the same room
+        by the same reporter (a report sent again after `unavailable` is kept once)."""
+        made = "\n".join((self.room, self.by, self.person, self.reason))
+        return hashlib.sha256(made.encode()).hexdigest()
 
     def describe(self) -> dict[str, Any]:
         """The report as `parlour reports --json` prints it and the records keep it."""

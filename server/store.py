@@ -114,7 +114,8 @@ MIGRATIONS: Final = (
         " person TEXT NOT NULL, name TEXT NOT NULL, at REAL NOT NULL,"
         " PRIMARY KEY (player, kind, person))",
         "CREATE INDEX standings_by_person ON standings (person, kind)",
-        "CREATE TABLE reports (id INTEGER PRIMARY KEY, at REAL NOT NULL, report TEXT NOT NULL)",
+        "CREATE TABLE reports (id INTEGER PRIMARY KEY, at REAL NOT NULL, key TEXT NOT NULL"
+        " UNIQUE, report TEXT NOT NULL)",
         "CREATE TABLE bars (player TEXT PRIMARY KEY, at REAL NOT NULL, reason TEXT NOT NULL)",
     ),
 )
@@ -425,10 +426,10 @@ class Store:
             )
 
     def file_report(self, report: Report) -> None:
-        """Keep a report for the operators."""
+        """Keep a report for the operators, once."""
         self._db.execute(
-            "INSERT INTO reports (at, report) VALUES (?, ?)",
-            (report.at, json.dumps(report.describe())),
+            "INSERT OR IGNORE INTO reports (at, key, report) VALUES (?, ?, ?)",
+            (report.at, report.key, json.dumps(report.describe())),
         )
 
     def reports(self, limit: int = REPORTS_SHOWN) -> list[dict[str, Any]]:

@@ -117,6 +117,7 @@ class RedisRecords:
         self._put_save = redis.register_script(scripts.PUT_SAVE)
         self._set_initials = redis.register_script(scripts.SET_INITIALS)
         self._claim_name = redis.register_script(scripts.CLAIM_NAME)
+        self._file_report = redis.register_script(scripts.FILE_REPORT)
         self.mail = RedisMail(redis, prefix, self.playing)
         """Players' addresses, the mail they are sent, and who is connected (2.13)."""
 
@@ -394,8 +395,9 @@ class RedisRecords:
             await pipe.execute()
 
     async def file_report(self, report: Report) -> None:
-        """As `Store.file_report`."""
-        await self.redis.lpush(self._key("reports"), json.dumps(report.describe()))
+        """As `Store.file_report`: kept once, by its key."""
+        keys = [self._key("reports", "seen"), self._key("reports")]
+        await self._file_report(keys=keys, args=[report.key, json.dumps(report.describe())])
 
     async def reports(self, limit: int = REPORTS_SHOWN) -> list[dict[str, Any]]:
         """As `Store.reports`."""

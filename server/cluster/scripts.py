@@ -285,3 +285,11 @@ return 0
 """
 """ARGV: prefix, player id. 1 if a connection of the player's is open on any node (the
 players of a node that was lost go when its set runs out), else 0."""
+
+FILE_REPORT: Final = """
+if redis.call('SADD', KEYS[1], ARGV[1]) == 1 then
+    redis.call('LPUSH', KEYS[2], ARGV[2])
+end
+return 1
+"""
+"""Keep a report once (KEYS: the keys seen, the reports; ARGV: its key, its JSON)."""
