@@ -119,11 +119,11 @@ def changed_words(before: Sequence[str], after: Sequence[str], *, new_game: bool
     """What a new room view did to the moves: moves played that no update told of (as
     while a cluster's room changes servers), a new game (when one was on its way), moves
     taken back, or another game loaded; else nothing."""
+    if new_game and not after:
+        return "A new game began."
     if len(after) >= len(before) and list(after[: len(before)]) == list(before):
         missed = list(after[len(before) :])
         return f"Played meanwhile: {', '.join(missed)}." if missed else ""
-    if new_game and not after:
-        return "A new game began."
     if list(before[: len(after)]) == list(after):
         taken = len(before) - len(after)
         return f"{taken} move{'s' * (taken != 1)} taken back."

@@ -404,6 +404,22 @@ def test_every_way_a_game_ends_has_its_result_line() -> None:
     assert RoomModel(view, room).result() == "Game over: Ann (Black) wins on time."
 
 
+def test_a_rematch_after_a_game_aborted_before_a_move_is_told_as_a_new_game() -> None:
+    lobby = rated_lobby(2)
+    room = started(lobby, "othello", ["black", "white"])
+    ann, bob = model(lobby, room, 1), model(lobby, room, 2)
+    models = {1: ann, 2: bob}
+    tell(models, lobby.handle(1, m.Abort(room=room, version=0)))
+    tell(models, lobby.handle(1, m.NewGame(room=room, rotate=True)))
+    assert bob.news == "Ann (Black) asks to play a rematch."
+    assert bob.proposal is not None
+    yes = m.Answer(room=room, proposal=bob.proposal.proposal, accept=True)
+    tell(models, lobby.handle(2, yes))
+    assert ann.status == bob.status == "playing"
+    assert ann.news == bob.news == "A new game began."
+    assert (ann.playing, bob.playing) == (["white"], ["black"])
+
+
 def test_the_history_tells_resignations_aborts_and_a_rematch_declined() -> None:
     over = entry("over", winners=["red"], scores={"blue": 1, "red": 3}, names={"red": "Bob"})
     entries = [
