@@ -33,6 +33,7 @@ class ErrorCode(StrEnum):
     NOT_ABORTABLE = "not_abortable"
     NOBODY_TO_ASK = "nobody_to_ask"
     NOT_CLAIMABLE = "not_claimable"
+    TOO_EARLY = "too_early"
     BLOCKED = "blocked"
     REMOVED = "removed"
     BARRED = "barred"

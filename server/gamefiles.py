@@ -5,6 +5,7 @@ from typing import Any
 
 from parlour.protocol import ErrorCode
 from parlour.protocol import messages as m
+from parlour.protocol.endings import PLAYED
 from parlour.rules import RulesError
 from parlour.rules.gamefile import parse_game_file
 
@@ -131,6 +132,8 @@ class GameFiles:
             raise refuse(ErrorCode.NOT_BEST, "initials are for a finished game's best score")
         if seat.colour in room.changed_hands or seat.name is None:
             raise refuse(ErrorCode.NOT_BEST, "a seat that changed hands makes no best score")
+        if room.ended != PLAYED:
+            raise refuse(ErrorCode.NOT_BEST, "a game that was not played out makes no best score")
         if seat.colour in room.stood_in:
             raise refuse(
                 ErrorCode.NOT_BEST, "the computer played some of this seat's moves: no best score"

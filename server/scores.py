@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from parlour.protocol.endings import AGREED
+from parlour.protocol.endings import AGREED, PLAYED
 from parlour.rules.helpmate import could_win
 
 from .ratings import pool, ranks_of
@@ -47,8 +47,9 @@ class SeatResult:
     """Every player who held the seat during the game, the last at the end: the game is
     in each one's own list, though the computer played the seat in the end."""
     own_play: bool = True
-    """Whether the seat's person made every move of it (no stand-in ever played it): only
-    such a score may be a board's best."""
+    """Whether the seat's person made every move of it (no stand-in ever played it) in a
+    game the rules ended (not a resignation, a flag or an agreement): only such a score
+    may be a board's best."""
 
     @property
     def whose(self) -> str | None:
@@ -154,7 +155,7 @@ def result_of(room: Room, record: str = "") -> Result:
                 player_id=seat.player if person else None,
                 rated_as=None if changed else rated_as,
                 played_by=tuple(room.played_by.get(seat.colour, ())),
-                own_play=person and seat.colour not in room.stood_in,
+                own_play=person and seat.colour not in room.stood_in and room.ended == PLAYED,
             )
         )
     return Result(

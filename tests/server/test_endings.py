@@ -63,6 +63,9 @@ def test_a_resignation_of_two_seats_ends_the_game_for_the_other_rated() -> None:
     )
     result = lobby.take_unsaved().results[0]
     assert result.rated and [seat.outcome for seat in result.seats] == ["loss", "win"]
+    assert not any(seat.own_play for seat in result.seats), "no best score from a resignation"
+    initials = lobby.handle(2, m.SetInitials(room=room, seat="white", initials="BOB"))
+    assert error_code(initials, 2) == "not_best"
     assert "black resigned" in result.record
     changes = lobby.rooms[room].rating_changes
     assert changes is not None and changes["white"]["after"] > changes["white"]["before"]
@@ -290,6 +293,14 @@ def test_a_draw_offered_and_accepted_ties_a_game_of_two_rated() -> None:
     result = lobby.take_unsaved().results[0]
     assert result.rated and result.ranks == [1, 1]
     assert [seat.outcome for seat in result.seats] == ["tie", "tie"]
+
+
+def test_no_draw_is_offered_before_each_person_has_moved() -> None:
+    lobby = rated_lobby(2)
+    room = started(lobby, "othello", ["black", "white"])
+    move(lobby, room)
+    assert error_code(lobby.handle(1, m.OfferDraw(room=room)), 1) == "too_early"
+    assert lobby.rooms[room].proposal is None
 
 
 def test_a_draw_declined_or_against_the_computer_changes_nothing() -> None:
