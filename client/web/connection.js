@@ -46,7 +46,10 @@ export function serverUrl(where = window.location) {
  * while the server waits for a hello with another name: see `helloAgain`), `reconnected`
  * (after a drop, once the new connection is welcomed: rooms should be joined again).
  * `games` keeps the last welcome's games through a drop; `player` is the welcome's player
- * (`{id, name, new}`) for a connection with a key, else null.
+ * (`{id, name, new}`) for a connection with a key, else null. `muted` and `blocked` are the
+ * people the player mutes and blocks (`{name, player}` each, protocol.md 2.14): a player's
+ * as each welcome lists them, a guest's as this page made them (and makes them again on a
+ * new connection, for the server forgets a guest's with the old one).
  */
 export class Connection extends EventTarget {
   constructor(name, url = serverUrl(), key = null) {
@@ -65,6 +68,8 @@ export class Connection extends EventTarget {
     this.retryMs = RETRY_FIRST_MS;
     this.closed = false;
     this.everOpen = false;
+    this.muted = [];
+    this.blocked = [];
   }
 
   /** Open the connection and say hello; resolves with the server's `welcome`. */
@@ -175,6 +180,11 @@ export class Connection extends EventTarget {
     this.player = message.player && typeof message.player.id === "string" ? message.player : null;
     if (typeof this.player?.name === "string" && this.player.name) this.name = this.player.name;
     this.games = message.games ?? [];
+    const guest = !Array.isArray(message.muted) || !Array.isArray(message.blocked);
+    if (!guest) {
+      this.muted = message.muted.filter((person) => typeof person?.name === "string");
+      this.blocked = message.blocked.filter((person) => typeof person?.name === "string");
+    }
     this.everOpen = true;
     this.retryMs = RETRY_FIRST_MS;
     this.status("open");
@@ -186,7 +196,19 @@ export class Connection extends EventTarget {
       this.nextWelcome.resolve(message);
       this.nextWelcome = null;
     }
+    if (again && guest) this.standAgain();
     if (again) this.emit("reconnected", message);
+  }
+
+  /** A guest's mutes and blocks, made again on a new connection. */
+  standAgain() {
+    for (const [type, people] of [["mute", this.muted], ["block", this.blocked]]) {
+      for (const person of people) {
+        const message = { type, name: person.name, on: true };
+        if (person.player) message.player = person.player;
+        this.request(message).catch(() => {});
+      }
+    }
   }
 
   /** Another player holds the name: the connection waits, open, for `helloAgain`. A first

@@ -1,5 +1,5 @@
 /** The room's commands, as buttons in three groups: hints (help from the computer), the
- * game (take back, offer a draw, resign or abort, play again, its card and replay) and files (save, load, export, import);
+ * game (take back, offer a draw, resign or abort, claim it, play again, its card and replay) and files (save, load, export, import);
  * and the host's setting up (fill the open seats, start), shown with the seats. A button that cannot apply to this person is not shown; one that is off just now
  * says why, in its tooltip, to screen readers (aria-describedby), under its group, and when
  * pressed. */
@@ -18,6 +18,7 @@ export const ACTIONS = Object.freeze({
   "offer-draw": { label: "Offer draw", does: "Offer to end the game as it stands: a draw of two, a ranking by the scores of three (the others are asked)" },
   resign: { label: "Resign", does: "Give up this game (you are asked first)" },
   abort: { label: "Abort", does: "End the game before everyone has moved: it counts for nobody (you are asked first)" },
+  claim: { label: "Claim", does: "Win the game now: everyone else is away, the computer playing for them (you are asked first)" },
   "new-game": { label: "New game", does: "Play again with the same seats (other players are asked during a game)" },
   "score-card": { label: "Score card", does: "Wins, losses and the best score on this board" },
   replay: { label: "Replay", does: "Step through the game move by move, with who was winning" },
@@ -31,7 +32,7 @@ export const ACTIONS = Object.freeze({
 export const GROUPS = Object.freeze([
   { name: "setup", label: "Seats", actions: ["fill", "start"] },
   { name: "hints", label: "Hints", actions: ["possible", "best", "suggest", "thinking"] },
-  { name: "game", label: "Game", actions: ["undo", "offer-draw", "resign", "abort", "new-game", "score-card", "replay"] },
+  { name: "game", label: "Game", actions: ["undo", "offer-draw", "resign", "abort", "claim", "new-game", "score-card", "replay"] },
   { name: "files", label: "Files", actions: ["save", "load", "export", "import"] },
 ]);
 const TOOLBAR = ["hints", "game", "files"];

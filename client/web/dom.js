@@ -55,3 +55,18 @@ export function rebuild(container, key, build) {
   container.replaceChildren(...build());
   if (focused) container.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
 }
+
+let toldNext = null;
+
+/** A sentence for the next view to show at its top: why the page moved there (the host sent
+ * this person out of a room, so the lobby says so). */
+export function tellNext(text) {
+  toldNext = text;
+}
+
+/** The sentence `tellNext` left, once: null when there is none. */
+export function takeTold() {
+  const text = toldNext;
+  toldNext = null;
+  return text;
+}

@@ -81,6 +81,11 @@ export function entryLines(entry, room = {}) {
       const who = entry.name ? `${entry.name} (${title(entry.seat)})` : title(entry.seat);
       return [`${who} resigned${entry.ends ? "." : "; the computer plays on."}`];
     }
+    case "claimed": {
+      need(entry, "seat");
+      const who = entry.name ? `${entry.name} (${title(entry.seat)})` : title(entry.seat);
+      return [`${who} claimed the game while everyone else was away.`];
+    }
     case "aborted": {
       need(entry, "seat");
       const who = entry.name ? `${entry.name} (${title(entry.seat)})` : title(entry.seat);

@@ -9,7 +9,7 @@
 import { showKeyDialog } from "./account.js";
 import { SEAT_COLOURS } from "./boards/view.js";
 import { clocked, clockText, controlLabel } from "./clock.js";
-import { button, element, rebuild } from "./dom.js";
+import { announce, button, element, rebuild, takeTold } from "./dom.js";
 import { askGameFile } from "./files.js";
 import { NewRoomForm } from "./newroom.js";
 import { changeText, deltaText, outcomeText, ratingText, seatRating, whenText } from "./players.js";
@@ -95,6 +95,7 @@ export class LobbyView {
         element(
           "div",
           { class: "rooms" },
+          this.toldNote(),
           this.newPlayerNote(),
           this.myGames,
           element("h1", {}, "Open rooms"),
@@ -121,6 +122,14 @@ export class LobbyView {
     this.timer = setInterval(() => this.refresh(), REFRESH_MS);
     this.clock = setInterval(() => this.tellTimes(), CLOCK_MS);
     this.gamesTimer = setInterval(() => this.showMyGames({ rooms: false }), MY_GAMES_MS);
+  }
+
+  /** Why the page came back here, where a room sent it (the host sent this person out). */
+  toldNote() {
+    const told = takeTold();
+    if (!told) return null;
+    announce(told);
+    return element("p", { class: "told", id: "told", role: "status" }, told);
   }
 
   /** The first time a key says hello: what it is, and where to find it. */

@@ -20,6 +20,7 @@ import { TurnNotices } from "./turns.js";
 import { openDialog } from "./dialogs.js";
 import { element } from "./dom.js";
 import { keyProblem, readKey } from "./players.js";
+import { refusalText } from "./words.js";
 import { playerKey, storedName, storeKey, storeName } from "./storage.js";
 
 const ROOM_PATH = /^\/r\/([A-Za-z0-9_-]{1,64})$/;
@@ -28,6 +29,7 @@ const LEADERBOARD_HASH = /^#leaderboard(?:\/([a-z0-9_-]{1,32})(?:\/([a-z]{1,8}))
 const ACCOUNT_HASH = /^#account$/;
 const NOT_IN_NAMES = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 const JOINERS = new Set(["\u200c", "\u200d"]);
+const BARRED = "barred";
 
 /** A name as the server takes it: no control or format characters (but the joiners). */
 function cleanName(typed) {
@@ -69,6 +71,10 @@ class Page {
     try {
       await this.connection.connect();
     } catch (error) {
+      if (error.code === BARRED) {
+        this.barred();
+        return;
+      }
       storeName("");
       this.askName(`The server would not take that name: ${error.message}.`);
       return;
@@ -76,6 +82,21 @@ class Page {
     this.route();
     // The lobby asks for the player's games itself; any other view, for the title's count.
     if (!(this.view instanceof LobbyView)) this.turns.refresh();
+  }
+
+  /** The server's operators barred this player (protocol.md 2.14): the page says so, plainly,
+   * and offers nothing else. */
+  barred() {
+    this.view?.destroy();
+    this.view = null;
+    this.app.replaceChildren(
+      element(
+        "section",
+        { class: "barred" },
+        element("h1", {}, "You cannot play on this server"),
+        element("p", { role: "alert", id: "barred" }, refusalText(this.connection.refusal)),
+      ),
+    );
   }
 
   /** The first page: the player's name, and a key brought from another browser if they
@@ -223,7 +244,7 @@ class Page {
       connecting: "Connecting…",
       open: `Connected as ${this.connection.name}`,
       lost: "Connection lost; trying again…",
-      refused: `The server refused this page (${this.connection.refusal?.message}); reload it.`,
+      refused: this.connection.refusal?.code === BARRED ? "Barred from this server." : `The server refused this page (${this.connection.refusal?.message}); reload it.`,
       name_taken: "That name is taken: choose another.",
     }[state];
     this.statusLine.textContent = words;
@@ -231,6 +252,7 @@ class Page {
     this.renameButton.hidden = state !== "open";
     this.accountButton.hidden = state !== "open";
     if (state === "name_taken") this.nameTaken();
+    if (state === "refused" && this.connection.refusal?.code === BARRED && this.routed !== null) this.barred();
   }
 }
 

@@ -4,7 +4,10 @@
  * changes beside the board (gameover.js); with a time control, each seat's clock by its seat
  * (clocks.js), and for a person away the ask that the computer play their seat
  * (handover.js). Typing anywhere is chat, never a command
- * (typing.js). `/r/CODE#replay` steps through the room's game so far in place of the room,
+ * (typing.js). Watchers are told they watch, listed by the seats, and their chat is kept
+ * apart from the players' (a player sees it once they choose to); a person's name is a
+ * button for muting, blocking, reporting, or the host sending them out (conduct.js); the
+ * one who stayed may claim a game the others are away from. `/r/CODE#replay` steps through the room's game so far in place of the room,
  * which goes on meanwhile. */
 
 import { BoardView, SEAT_COLOURS } from "./boards/view.js";
@@ -12,8 +15,9 @@ import { clocked, controlLabel } from "./clock.js";
 import { SeatClocks } from "./clocks.js";
 import { ConnectionLost } from "./connection.js";
 import { RoomControls } from "./controls.js";
+import { askAboutPerson, hidden, listed, standingOf } from "./conduct.js";
 import { callCoin, callsCoin, openDialog } from "./dialogs.js";
-import { announce, button, copyButton, element, rebuild } from "./dom.js";
+import { announce, button, copyButton, element, rebuild, tellNext } from "./dom.js";
 import { presetOf, RoomFiles } from "./files.js";
 import { GameOver } from "./gameover.js";
 import { askHandOver, handOverButton, handOverSeats } from "./handover.js";
@@ -21,16 +25,19 @@ import { entryLines } from "./history.js";
 import { changeText, ratingText, ratingTitle, seatRating } from "./players.js";
 import { ReplayView } from "./replay.js";
 import * as sound from "./sound.js";
-import { forgetSeat, soundOn, storedSeat, storeSeat, storeSound } from "./storage.js";
+import { forgetSeat, soundOn, storedSeat, storeSeat, storeSound, storeWatchersChat, watchersChatShown } from "./storage.js";
 import { setTitle } from "./turns.js";
 import { TypingToChat } from "./typing.js";
 import {
+  claimText,
   coinText,
   count,
   defaultLevel,
   describeHolder,
   endingText,
+  fold,
   holderText,
+  listText,
   moveText,
   openSeats,
   passText,
@@ -38,6 +45,8 @@ import {
   proposalMadeText,
   proposalQuestion,
   readGameFile,
+  refusalText,
+  REMOVED_TEXT,
   resignText,
   searchText,
   seatAndHolder,
@@ -46,11 +55,13 @@ import {
   skipped,
   title,
   turnText,
+  watchingText,
 } from "./words.js";
 
 const SUGGEST_MS = 2000;
 const LOG_LINES = 200;
 const GONE = "no_such_room";
+const REMOVED = "removed";
 const UNAVAILABLE = "unavailable";
 const ENTER_AGAIN_MS = 1000;
 const ARROWS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"]);
@@ -59,6 +70,8 @@ const PICKED_MOVES = new Set(["oubliette"]);
 const NOT_STARTED = "The game has not started yet.";
 const ABORTED = "The game ends now and counts for nobody.";
 const REPLAY_HASH = "#replay";
+const CHAT_HINT = "Typing anywhere goes here: Enter sends, Esc leaves.";
+const WATCHER_HINT = "You are watching: what you say goes to the watchers' chat, which the players see only if they choose to.";
 
 /** How to play a square without the mouse, for the line under the board. */
 function boardHelp(game) {
@@ -103,6 +116,10 @@ export class RoomView {
     /** Whether the seats show who may change hands: null follows the room (open while it
      * waits), else the person's choice. */
     this.changingSeats = null;
+    /** Whether a player here shows the watchers' chat: their choice, for the tab. */
+    this.watchersShown = watchersChatShown();
+    /** Whether the game could be claimed when last drawn: told once as it becomes so. */
+    this.claimWas = false;
     this.files = new RoomFiles(this);
     this.over = new GameOver(this);
     this.clocks = new SeatClocks({ mine: () => this.playing(), lowTime: (colour) => this.lowTime(colour) });
@@ -122,6 +139,7 @@ export class RoomView {
   show() {
     this.heading = element("h1", {}, "Room");
     this.turn = element("p", { class: "turn", id: "turn" });
+    this.watchingNote = element("p", { class: "watching-note", id: "watching-note", hidden: true });
     this.ratedLine = element("p", { class: "rated-line", id: "rated", hidden: true });
     this.controlLine = element("p", { class: "control-line", id: "room-clock", hidden: true });
     this.notice = element("p", { class: "notice", id: "notice" });
@@ -131,6 +149,7 @@ export class RoomView {
     this.boardBox = element("div", { class: "board", id: "board" });
     this.board = new BoardView(this.boardBox, { onMove: (move) => this.play(move) });
     this.seatsList = element("ul", { class: "seats", id: "seats" });
+    this.watchersLine = element("p", { class: "watchers", id: "watchers", hidden: true });
     this.seatsButton = button("Change who plays", () => this.toggleSeats(), { class: "quiet", id: "change-seats", "aria-expanded": "false", "aria-controls": "seats" });
     this.share = element("div", { class: "share", id: "share" });
     this.thinking = element("p", { class: "thinking", id: "thinking" });
@@ -150,12 +169,13 @@ export class RoomView {
       board: this.boardBox,
       reveal: () => this.showTab("chat-tab"),
     });
-    const head = element("header", { class: "room-head" }, element("div", { class: "title-line" }, this.heading, this.controlLine, this.ratedLine), this.turn, this.notice, this.error);
+    const head = element("header", { class: "room-head" }, element("div", { class: "title-line" }, this.heading, this.controlLine, this.ratedLine), this.turn, this.watchingNote, this.notice, this.error);
     const seats = element(
       "section",
       { class: "seats-box", "aria-labelledby": "seats-heading" },
       element("div", { class: "box-head" }, element("h2", { id: "seats-heading" }, "Players"), this.seatsButton),
       this.seatsList,
+      this.watchersLine,
       this.controls.setup,
     );
     const footer = element(
@@ -292,12 +312,14 @@ export class RoomView {
       this.host = false;
       this.setView(watching.room, { animate: false });
       this.showHistory(watching.history);
+      if (this.yours().length === 0) announce(watchingText(this.view));
       await this.takeBackByKey(watching.room);
       await this.resumeThinking();
       if (window.location.hash === REPLAY_HASH) this.openReplay();
     } catch (error) {
       if (error.code === GONE) this.gone(error.message);
-      else if (!(error instanceof ConnectionLost)) this.say(error.message);
+      else if (error.code === REMOVED) this.shutOut(error);
+      else if (!(error instanceof ConnectionLost)) this.say(refusalText(error));
       // The room is moving to another server of a cluster: it will answer in a moment.
       if (error.code === UNAVAILABLE && !this.left) setTimeout(() => this.enter(), ENTER_AGAIN_MS);
     }
@@ -336,6 +358,29 @@ export class RoomView {
     );
   }
 
+  /** The host sent this person out of the room: they may not come in again. */
+  shutOut(error) {
+    forgetSeat(this.ref);
+    this.root.replaceChildren(
+      element(
+        "section",
+        { class: "gone" },
+        element("h1", {}, "You cannot come in"),
+        element("p", { role: "alert", id: "shut-out" }, refusalText(error)),
+        element("p", {}, this.lobbyLink()),
+      ),
+    );
+  }
+
+  /** The host sent this watcher out just now: back to the lobby, which says so. */
+  sentOut() {
+    forgetSeat(this.ref);
+    this.view = null;
+    tellNext(REMOVED_TEXT);
+    announce(REMOVED_TEXT);
+    this.navigate("/");
+  }
+
   joined(joined) {
     this.host = joined.host;
     storeSeat(this.ref, { token: joined.token });
@@ -349,8 +394,13 @@ export class RoomView {
   showHistory(history) {
     if (!Array.isArray(history)) return;
     this.log.replaceChildren();
+    this.watchersLog.replaceChildren();
     for (const entry of history) {
       if (entry?.kind === "move") continue;
+      if (entry?.kind === "chat" && typeof entry.name === "string" && typeof entry.text === "string") {
+        this.addChat(entry);
+        continue;
+      }
       let lines = [];
       try {
         lines = entryLines(entry, { seats: this.view?.seats.length });
@@ -366,7 +416,7 @@ export class RoomView {
       this.joined(await this.request({ type: "join", room: this.ref, seat: colour }));
       announce(`You sit at ${title(colour)}.`);
     } catch (error) {
-      this.say(error.message);
+      this.refuse(error);
     }
   }
 
@@ -383,13 +433,10 @@ export class RoomView {
         if (message.room.room === room) this.setView(message.room);
         break;
       case "seat_changed":
-        if (message.room === room) {
-          // The seat went to whoever came with its token; a host's seat carries hosting.
-          this.seat = null;
-          this.host = false;
-          this.say("Your seat was taken back from another window; you are watching here.");
-          this.refetch();
-        }
+        if (message.room === room) this.seatLost(message.seat);
+        break;
+      case "removed":
+        if (message.room === room) this.sentOut();
         break;
       case "seat_set":
         if (message.room === room) {
@@ -408,15 +455,27 @@ export class RoomView {
         if (message.room === room) this.proposalEnded(message);
         break;
       case "chat":
-        if (message.room === room) {
-          const who = message.seat ? `${message.name} (${title(message.seat)})` : message.name;
-          this.addLog(`${who}: ${message.text}`, "chat");
-          announce(`${who} says: ${message.text}`);
-        }
+        if (message.room === room) this.addChat(message, { live: true });
         break;
       default:
         break;
     }
+  }
+
+  /** A seat of this page's went to someone else: the host opened it before the start, or
+   * whoever came with its token took it (a host's seat carries hosting). */
+  async seatLost(colour) {
+    this.seat = null;
+    const hosting = this.host;
+    await this.refetch();
+    const holder = this.view?.seats.find((seat) => seat.colour === colour)?.holder;
+    if (holder?.kind === "open" && !hosting) {
+      this.say(`The host opened your seat, ${title(colour)}: you are watching now, and may take a free colour again.`);
+    } else {
+      this.host = false;
+      this.say("Your seat was taken back from another window; you are watching here.");
+    }
+    this.render();
   }
 
   update(update) {
@@ -675,6 +734,31 @@ export class RoomView {
       moved.add(entry.seat);
     }
     return view.seats.some((seat) => seat.holder?.name && !moved.has(seat.colour));
+  }
+
+  /** The seats of the other people in the game (not out of it): each a person's, however
+   * it is played now. */
+  othersInGame() {
+    const view = this.view;
+    const yours = this.yours();
+    const out = new Set([...(view?.resigned ?? []), ...(view?.flagged ?? [])]);
+    return (view?.seats ?? []).filter((seat) => seat.holder?.name && !yours.includes(seat.colour) && !out.has(seat.colour));
+  }
+
+  /** Whether a person here may claim the game (protocol.md 2.7): it is played, each person
+   * has made a first move (else it would be an abort), and every other person in it is away
+   * with the computer standing in for them. */
+  claimable() {
+    if (this.view?.status !== "playing" || this.playing().length === 0 || this.abortable()) return false;
+    const others = this.othersInGame();
+    return others.length > 0 && others.every((seat) => seat.holder.kind === "standin");
+  }
+
+  /** The names of the people away whom the computer stands in for. */
+  awayNames() {
+    return this.othersInGame()
+      .filter((seat) => seat.holder.kind === "standin")
+      .map((seat) => seat.holder.name);
   }
 
   /** Whether a person other than those here is seated (a stand-in's too): someone to ask. */
@@ -952,6 +1036,26 @@ export class RoomView {
     }
   }
 
+  /** End the game won, the others being away, once asked (Enter keeps playing). */
+  async claim() {
+    const { version } = this.view;
+    const { dialog, result } = openDialog(
+      "Claim the game?",
+      [element("p", {}, claimText(this.view, this.awayNames()))],
+      [
+        { label: "Keep playing", value: "keep", primary: true },
+        { label: "Claim the game", value: "claim" },
+      ],
+    );
+    dialog.id = "claim-dialog";
+    if ((await result) !== "claim") return;
+    try {
+      await this.request({ type: "claim", room: this.ref, version });
+    } catch (error) {
+      this.refuse(error);
+    }
+  }
+
   async newGame() {
     const board = element("input", { id: "new-board", type: "number", min: 0, step: 1, placeholder: "a new deal" });
     const coin = element(
@@ -1092,12 +1196,18 @@ export class RoomView {
   }
 
   refuse(error) {
-    this.say(error.message);
+    this.say(refusalText(error));
     if (soundOn()) sound.refused();
   }
 
   say(text) {
     this.error.textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
+  }
+
+  /** Something this page did, in the log and aloud. */
+  tell(words) {
+    this.addLog(words, "note");
+    announce(words);
   }
 
   addLog(text, kind) {
@@ -1121,6 +1231,7 @@ export class RoomView {
       "offer-draw": () => this.offerDraw(),
       resign: () => this.resign(),
       abort: () => this.abort(),
+      claim: () => this.claim(),
       "new-game": () => this.newGame(),
       "score-card": () => this.files.scoreCard(),
       replay: () => this.replay(),
@@ -1153,6 +1264,7 @@ export class RoomView {
     const input = element("input", { id: "chat", maxlength: 300, autocomplete: "off", "aria-label": "Chat", placeholder: "Type to chat", enterkeyhint: "send" });
     this.chatInput = input;
     const form = element("form", { class: "chat-form" }, input, element("button", { type: "submit" }, "Say"));
+    this.chatHint = element("p", { class: "chat-hint", id: "chat-hint" }, CHAT_HINT);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const text = input.value.trim();
@@ -1189,9 +1301,142 @@ export class RoomView {
       "section",
       { class: "talk-box", "aria-label": "Chat and moves" },
       list,
-      element("div", { role: "tabpanel", id: "chat-panel", "aria-labelledby": "chat-tab", class: "tab-panel" }, this.log, form, element("p", { class: "chat-hint" }, "Typing anywhere goes here: Enter sends, Esc leaves.")),
+      element("div", { role: "tabpanel", id: "chat-panel", "aria-labelledby": "chat-tab", class: "tab-panel" }, this.log, this.watchersChat(), form, this.chatHint),
       element("div", { role: "tabpanel", id: "moves-panel", "aria-labelledby": "moves-tab", class: "tab-panel", hidden: true }, this.movesList),
     );
+  }
+
+  /** The watchers' chat (protocol.md 2.14), apart from the players': shown to those who
+   * watch, and to a player once they choose to see it. */
+  watchersChat() {
+    this.watchersLog = element("ul", { class: "log watchers-talk", id: "watchers-chat", "aria-label": "Watchers' chat" });
+    this.watchersHeading = element("h3", { id: "watchers-heading" }, "Watchers' chat");
+    this.watchersToggle = button("Show watchers' chat", () => this.toggleWatchersChat(), {
+      id: "show-watchers",
+      class: "quiet",
+      "aria-pressed": "false",
+      "aria-controls": "watchers-chat",
+      title: "What the people watching say, kept apart from the players' chat",
+    });
+    this.watchersBox = element(
+      "div",
+      { class: "watchers-box", id: "watchers-box", hidden: true },
+      element("div", { class: "watchers-head" }, this.watchersHeading, this.watchersToggle),
+      this.watchersLog,
+    );
+    return this.watchersBox;
+  }
+
+  toggleWatchersChat() {
+    this.watchersShown = !this.watchersShown;
+    storeWatchersChat(this.watchersShown);
+    this.showWatchersChat();
+    this.watchersLog.scrollTop = this.watchersLog.scrollHeight;
+  }
+
+  /** Whether the watchers' lines are in sight: always for a person who is not seated, else as
+   * the player chose. */
+  watchersInSight() {
+    return this.yours().length === 0 || this.watchersShown;
+  }
+
+  /** The watchers' chat as things stand: for a player, the switch with how many lines wait
+   * behind it; for everyone else, the lines. */
+  showWatchersChat() {
+    if (!this.watchersLog) return;
+    const seated = this.yours().length > 0;
+    const lines = [...this.watchersLog.children].filter((line) => !line.hidden).length;
+    const watchers = (this.view?.watchers ?? []).length;
+    this.watchersBox.hidden = seated && lines === 0 && watchers === 0;
+    this.watchersToggle.hidden = !seated;
+    this.watchersHeading.hidden = seated && !this.watchersShown;
+    this.watchersLog.hidden = !this.watchersInSight();
+    this.watchersToggle.setAttribute("aria-pressed", String(this.watchersShown));
+    this.watchersToggle.textContent = this.watchersShown ? "Hide" : `Show watchers' chat${lines ? ` (${lines})` : ""}`;
+    this.watchersLog.dataset.empty = seated ? "Nothing said by the watchers yet." : "Nothing said by the watchers yet: what you say goes here.";
+    this.chatHint.textContent = seated || this.host ? CHAT_HINT : WATCHER_HINT;
+  }
+
+  /** A line of chat, live (`live`) or from the room's history: a player's in the log, a
+   * watcher's in the watchers' chat; its author's name a button for what to do about them
+   * (but for people at this page), and the line out of sight while they are muted or
+   * blocked. */
+  addChat(line, { live = false } = {}) {
+    const person = { name: line.name, player: line.player ?? null };
+    const watching = line.watching === true;
+    const mine = this.isMe(person);
+    const who = mine ? element("span", { class: "author" }, line.name) : this.personButton(person);
+    const seat = line.seat ? ` (${title(line.seat)})` : "";
+    const item = element("li", { class: "chat", "data-name": fold(line.name), "data-player": person.player }, who, `${seat}: ${line.text}`);
+    item.hidden = !mine && hidden(this.connection, person);
+    const list = watching ? this.watchersLog : this.log;
+    list.append(item);
+    while (list.childElementCount > LOG_LINES) list.firstElementChild.remove();
+    list.scrollTop = list.scrollHeight;
+    if (watching) this.showWatchersChat();
+    if (live && !item.hidden && (!watching || this.watchersInSight())) {
+      announce(`${line.name}${watching ? " (watching)" : seat} says: ${line.text}`);
+    }
+  }
+
+  /** Whether `person` is someone at this page: its player, its name, or a person sharing its
+   * screen. */
+  isMe(person) {
+    const me = this.connection.player?.id;
+    if (person.player && me) return person.player === me;
+    const name = fold(person.name);
+    if (fold(this.connection.name) === name) return true;
+    const seats = this.view?.seats ?? [];
+    return this.yours().some((colour) => fold(seats.find((seat) => seat.colour === colour)?.holder?.name) === name);
+  }
+
+  /** A person's name as a button that asks what to do about them, marked where muted or
+   * blocked. */
+  personButton(person) {
+    return button(person.name, () => this.aboutPerson(person), {
+      class: "person",
+      "data-person": person.name,
+      "data-key": `person-${fold(person.name)}`,
+      title: `${person.name}: mute, block or report`,
+    });
+  }
+
+  /** A person's name to click, with how the player stands to them: `Zed (muted)`. */
+  personNodes(person) {
+    const standing = standingOf(this.connection, person);
+    return [this.personButton(person), standing ? element("span", { class: "standing-mark" }, ` (${standing})`) : null];
+  }
+
+  /** Where `person` is in the room now (their seats, watching) and their player id where a
+   * seat or the watchers' list knows it, then what to do about them. */
+  aboutPerson(person) {
+    const view = this.view;
+    if (!view) return;
+    const same = (other) => (person.player && other?.player ? person.player === other.player : fold(other?.name) === fold(person.name));
+    const seats = view.seats.filter((seat) => seat.holder?.name && same(seat.holder));
+    const watcher = (view.watchers ?? []).find(same);
+    const player = person.player ?? seats[0]?.holder.player ?? watcher?.player ?? null;
+    askAboutPerson(this, { name: person.name, player, seats: seats.map((seat) => seat.colour), watching: Boolean(watcher) });
+  }
+
+  /** A mute or a block changed: the lines and names shown again as the player now stands. */
+  standingChanged() {
+    for (const item of [...this.log.querySelectorAll("li.chat"), ...this.watchersLog.querySelectorAll("li.chat")]) {
+      const person = { name: item.querySelector(".person, .author")?.textContent ?? "", player: item.dataset.player ?? null };
+      item.hidden = !item.querySelector(".author") && hidden(this.connection, person);
+    }
+    this.render();
+  }
+
+  /** The people watching, by the seats: each a name to click. */
+  showWatchers() {
+    const watchers = this.view.watchers ?? [];
+    const key = JSON.stringify([watchers, this.connection.muted, this.connection.blocked]);
+    rebuild(this.watchersLine, key, () => {
+      const names = watchers.map((watcher) => (this.isMe(watcher) ? ["you"] : this.personNodes(watcher)));
+      return ["Watching: ", ...names.flatMap((nodes, i) => (i ? [", ", ...nodes] : nodes))].filter(Boolean);
+    });
+    this.watchersLine.hidden = watchers.length === 0;
   }
 
   /** Show the chat or the moves. */
@@ -1217,7 +1462,8 @@ export class RoomView {
     this.turn.dataset.mine = String(this.myTurn());
     const scores = view.state?.scores ?? {};
     const editing = this.seatsOpen();
-    const seatsKey = JSON.stringify([view.seats, scores, view.state?.to_move, view.state?.progress, this.yours(), this.host, view.status, view.rating_changes ?? null, editing]);
+    const standing = [this.connection.muted, this.connection.blocked];
+    const seatsKey = JSON.stringify([view.seats, scores, view.state?.to_move, view.state?.progress, this.yours(), this.host, view.status, view.rating_changes ?? null, editing, standing]);
     rebuild(this.seatsList, seatsKey, () => view.seats.map((seat) => this.seatItem(seat, editing)));
     const changeable = view.seats.some((seat) => this.mayChange(seat));
     this.seatsButton.hidden = !changeable;
@@ -1235,6 +1481,22 @@ export class RoomView {
     this.root.querySelector("[data-action=give-up]").hidden = this.yours().length === 0;
     this.movesCount.textContent = view.moves.length ? `(${view.moves.length})` : "";
     this.boardHelp.textContent = this.playing().length ? boardHelp(view.game) : "";
+    const watching = this.yours().length === 0;
+    this.watchingNote.hidden = !watching;
+    this.watchingNote.textContent = watching ? watchingText(view, this.host) : "";
+    this.showWatchers();
+    this.showWatchersChat();
+    this.tellClaimable();
+  }
+
+  /** Once the game becomes one this page may claim, say so, in the log and aloud. */
+  tellClaimable() {
+    const claimable = this.claimable();
+    if (claimable && !this.claimWas) {
+      const away = this.awayNames();
+      this.tell(`${listText(away)} ${away.length === 1 ? "is" : "are"} away, the computer playing for them: you may claim the game (Claim, under Game) or play on.`);
+    }
+    this.claimWas = claimable;
   }
 
   /** The levels Fill offers, the game's default chosen first. */
@@ -1269,6 +1531,7 @@ export class RoomView {
       undo: shown(seated && playing, view.moves.length ? null : "No move to take back yet."),
       "offer-draw": shown(seated && playing, this.othersSeated() ? null : "Nobody else is seated to agree a draw: the computer accepts none."),
       resign: shown(seated && playing && !this.abortable()),
+      claim: shown(this.claimable()),
       abort: shown(seated && playing && this.abortable()),
       "new-game": shown(seated && started),
       "score-card": shown(true),
@@ -1330,7 +1593,7 @@ export class RoomView {
     const untold = before.status === "playing" ? view.ended !== "played" : (view.absent ?? []).length > (before.absent ?? []).length;
     if (ends && view.ended && untold) {
       const words = endingText(view);
-      if (view.ended === "aborted") this.addLog(words, "note");
+      if (view.ended === "aborted" || view.ended === "claimed") this.addLog(words, "note");
       announce(words);
     }
   }
@@ -1384,7 +1647,7 @@ export class RoomView {
       { class: `seat${state?.to_move === seat.colour && this.view.status === "playing" ? " to-move" : ""}`, "data-colour": seat.colour },
       swatch,
       element("span", { class: "colour" }, title(seat.colour)),
-      element("span", { class: "holder" }, describeHolder(seat.holder, mine), ratingNote ? " " : null, ratingNote),
+      element("span", { class: "holder" }, ...this.holderNodes(seat, mine), ratingNote ? " " : null, ratingNote),
       element("span", { class: "score", title: route ? "targets reached" : "score" }, score === undefined ? "" : String(score)),
       this.clocks.node(seat.colour),
     );
@@ -1396,6 +1659,17 @@ export class RoomView {
     }
     if (editing && this.mayChange(seat)) item.append(this.seatSetter(seat));
     return item;
+  }
+
+  /** Who holds a seat, in words, the person's name a button (but for people at this page). */
+  holderNodes(seat, mine) {
+    const text = describeHolder(seat.holder, mine);
+    const name = seat.holder?.name;
+    const person = { name, player: seat.holder?.player ?? null };
+    if (!name || this.yours().includes(seat.colour) || this.isMe(person)) return [text];
+    const at = text.indexOf(name);
+    if (at < 0) return [text];
+    return [text.slice(0, at), ...this.personNodes(person), text.slice(at + name.length)];
   }
 
   /** Who is to hold a seat, as the originals' Human/Computer menu: a person at this

@@ -1,5 +1,6 @@
 /** What the browser keeps between visits: the player's name and key, seat tokens, the sound
- * switch, and a game file opened for a replay. */
+ * switch; and for this tab, a game file opened for a replay and whether a player shows the
+ * watchers' chat. */
 
 import { newKey, readKey } from "./players.js";
 
@@ -9,6 +10,7 @@ const PREVIOUS_KEY = "parlour.key.previous";
 const REPLAY_FILE = "parlour.replay.file";
 const SEATS_KEY = "parlour.seats";
 const SOUND_KEY = "parlour.sound";
+const WATCHERS_CHAT = "parlour.watchers-chat";
 const MOST_SEATS = 50;
 
 function read(key, fallback) {
@@ -122,4 +124,22 @@ export function soundOn() {
 
 export function storeSound(on) {
   write(SOUND_KEY, on);
+}
+
+/** Whether a player chose to see the watchers' chat: off until they do, remembered for the
+ * tab (protocol.md 2.14). */
+export function watchersChatShown() {
+  try {
+    return window.sessionStorage.getItem(WATCHERS_CHAT) === "on";
+  } catch {
+    return false;
+  }
+}
+
+export function storeWatchersChat(on) {
+  try {
+    window.sessionStorage.setItem(WATCHERS_CHAT, on ? "on" : "off");
+  } catch {
+    // Storage switched off: the choice lasts as long as the page.
+  }
 }

@@ -17,7 +17,7 @@ export function describeHolder(holder, mine = false) {
         ? `computer (level ${holder.level}) for ${holder.name}`
         : `computer, level ${holder.level}`;
     case "standin":
-      return `computer (level ${holder.level}) for ${holder.name}`;
+      return `computer (level ${holder.level}) for ${holder.name}, who is away`;
     default:
       return "open";
   }
@@ -185,6 +185,8 @@ export function endingText(view) {
   switch (view.ended) {
     case "aborted":
       return "Aborted: the game counts for nobody.";
+    case "claimed":
+      return claimedText(view);
     case "resigned": {
       const last = (view.resigned ?? []).at(-1);
       const who = last ? named(last) : "A seat";
@@ -211,6 +213,26 @@ export function endingText(view) {
   if (absent.length === 0) return text;
   const away = absent.length === 1 ? "was away at the end and finishes last" : "were away at the end and finish last";
   return `${text} ${listText(absent.map(named))} ${away}.`;
+}
+
+/** A game claimed by the one who stayed (protocol.md 2.7): who claimed it and who was away. */
+function claimedText(view) {
+  const seats = view.seats ?? [];
+  const winners = view.state?.winners ?? view.winners ?? [];
+  const absent = view.absent ?? [];
+  const claimer = winners.length === 1 ? seatLabel(seats, winners[0]) : "The one who stayed";
+  if (absent.length === 0) return `${claimer} claimed the game while everyone else was away.`;
+  const away = listText(absent.map((colour) => seatLabel(seats, colour)));
+  const last = absent.length === 1 ? "was away and finishes last" : "were away and finish last";
+  return `${claimer} claimed the game: ${away} ${last}.`;
+}
+
+/** What claiming the game does, for the question asked first: who is away (the people the
+ * computer stands in for, `away` their names) and that the asker wins. */
+export function claimText(view, away) {
+  const are = away.length === 1 ? "is" : "are";
+  const counts = view.rated === true ? "the game counts" : "the game counts, though for no rating (a friendly game)";
+  return `${listText(away)} ${are} away; you win and ${counts}.`;
 }
 
 /** What resigning `colour` does, for the question asked first: who wins, or that the
@@ -442,4 +464,43 @@ export function madeText(seconds, nowMs = Date.now()) {
 /** Whether a field of the server's is a time worth telling (seconds since 1970). */
 export function isTime(seconds) {
   return typeof seconds === "number" && Number.isFinite(seconds) && seconds > 0;
+}
+
+/** A name as the server compares names (protocol `fold`): `Ann`, `ANN` and its full-width
+ * form are one name. */
+export function fold(name) {
+  return String(name ?? "").normalize("NFKC").toLowerCase().split(/\s+/u).filter(Boolean).join(" ");
+}
+
+/** What a block does, said where a person may block someone. */
+export const BLOCK_TEXT = "They cannot sit at your tables, and you will not see their chat.";
+
+/** Told to a watcher the host sent out (`removed`, protocol.md 2.14). */
+export const REMOVED_TEXT = "The host sent you out of this room.";
+
+/** A refusal as a plain sentence: the moderation codes (protocol.md section 3) in the page's
+ * own words where they occur (joining, watching, saying hello), anything else in the
+ * server's, its first letter a capital. */
+export function refusalText(error) {
+  switch (error?.code) {
+    case "blocked":
+      return "A person in this room has blocked you: you cannot sit here, though you may watch.";
+    case "removed":
+      return `${REMOVED_TEXT} You cannot watch it or sit in it again.`;
+    case "barred": {
+      const words = String(error.message ?? "this server's operators have barred you from it").replace(/[.\s]+$/u, "");
+      return `${words.charAt(0).toUpperCase()}${words.slice(1)}.`;
+    }
+    default: {
+      const words = String(error?.message ?? "");
+      return words ? words.charAt(0).toUpperCase() + words.slice(1) : "";
+    }
+  }
+}
+
+/** What a person who is in the room without a seat is told: that they watch, not play. */
+export function watchingText(view, hosting = false) {
+  if (hosting) return "You host this room without a seat: you are not playing.";
+  const free = view.status === "waiting" && openSeats(view.seats ?? []).length > 0;
+  return `You are watching this game, not playing.${free ? " Take a free colour to play." : ""}`;
 }
