@@ -595,7 +595,8 @@ export class RoomView {
     else if (named) which = `the ${view.options.board} board (${seen.board})`;
     const coin = this.gameInfo()?.first_by_coin && view.options?.first === "random" && !view.position;
     const first = coin ? "a coin call decides who moves first" : `${title(seen.state.to_move)} moves first`;
-    return `The board you will play: ${which}; ${first}.`;
+    const whose = this.yours().length ? "The board you will play" : "The board to be played";
+    return `${whose}: ${which}; ${first}.`;
   }
 
   // The move list.
@@ -719,6 +720,13 @@ export class RoomView {
     const playing = this.playing();
     const mover = this.view?.state?.to_move;
     return playing.includes(mover) ? mover : (playing[0] ?? null);
+  }
+
+  /** Why a draw cannot be offered now (protocol.md 2.7), or null where it can. */
+  drawOff() {
+    if (!this.othersSeated()) return "Nobody else is seated to agree a draw: the computer accepts none.";
+    if (this.abortable()) return "Nothing has been played yet to agree on: abort the game instead.";
+    return null;
   }
 
   /** Whether the game may be aborted now: the last room view said so, and the moves since
@@ -1354,7 +1362,9 @@ export class RoomView {
     this.watchersToggle.setAttribute("aria-pressed", String(this.watchersShown));
     this.watchersToggle.textContent = this.watchersShown ? "Hide" : `Show watchers' chat${lines ? ` (${lines})` : ""}`;
     this.watchersLog.dataset.empty = seated ? "Nothing said by the watchers yet." : "Nothing said by the watchers yet: what you say goes here.";
-    this.chatHint.textContent = seated || this.host ? CHAT_HINT : WATCHER_HINT;
+    const watching = !seated && !this.host;
+    this.chatHint.textContent = watching ? WATCHER_HINT : CHAT_HINT;
+    this.chatInput.placeholder = watching ? "Type to chat with the watchers" : "Type to chat";
   }
 
   /** A line of chat, live (`live`) or from the room's history: a player's in the log, a
@@ -1482,6 +1492,7 @@ export class RoomView {
     this.movesCount.textContent = view.moves.length ? `(${view.moves.length})` : "";
     this.boardHelp.textContent = this.playing().length ? boardHelp(view.game) : "";
     const watching = this.yours().length === 0;
+    if (this.waitingBoard?.seen && !view.state) this.caption.textContent = this.waitingCaption(view, this.waitingBoard.seen);
     this.watchingNote.hidden = !watching;
     this.watchingNote.textContent = watching ? watchingText(view, this.host) : "";
     this.showWatchers();
@@ -1529,7 +1540,7 @@ export class RoomView {
       start: shown(this.host && !started, open ? `${count(open, "seat")} still open: Fill ${open === 1 ? "it" : "them"} with the computer, or wait for friends to take ${open === 1 ? "it" : "them"}.` : null),
       fill: shown(this.host && !started, open ? null : "Every seat is taken."),
       undo: shown(seated && playing, view.moves.length ? null : "No move to take back yet."),
-      "offer-draw": shown(seated && playing, this.othersSeated() ? null : "Nobody else is seated to agree a draw: the computer accepts none."),
+      "offer-draw": shown(seated && playing, this.drawOff()),
       resign: shown(seated && playing && !this.abortable()),
       claim: shown(this.claimable()),
       abort: shown(seated && playing && this.abortable()),

@@ -105,6 +105,8 @@ def test_a_game_nobody_has_moved_in_is_aborted_for_nobody(open_player: Any) -> N
     for player in (ann, bob):
         player.wait("room.abortable()")
         assert shown(player) == {"offer-draw": True, "resign": False, "abort": True}
+        draw = player.page.locator("[data-action=offer-draw]")
+        assert draw.get_attribute("aria-disabled") == "true", "nothing played to agree on"
         listen(player)
     sent = Sent(bob.page)
     page = bob.page
@@ -131,7 +133,9 @@ def test_a_draw_declined_by_enter_then_agreed_and_a_rematch_declined_by_enter(
 ) -> None:
     ann, bob, _link = rated_game(open_player)
     move(ann)
+    move(bob)
     for player in (ann, bob):
+        player.wait("!room.abortable()")
         listen(player)
     ann.page.click("[data-action=offer-draw]")
     logged(ann, "You offered a draw; waiting for an answer.")
