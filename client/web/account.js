@@ -1,7 +1,8 @@
-/** The player's own screen (`/#account`): who they are, their key, their email and their
- * vacation; and "Your key": the player key this browser proves itself with, to copy to another
+/** The player's own screen (`/#account`): who they are, their key, their email, their
+ * vacation and the people they mute or block; and "Your key": the player key this browser proves itself with, to copy to another
  * browser, and a key brought from another browser, to use here instead (protocol.md 2.10). */
 
+import { StandingSection } from "./conduct.js";
 import { openDialog } from "./dialogs.js";
 import { button, copyButton, element } from "./dom.js";
 import { EmailSection } from "./email.js";
@@ -46,6 +47,7 @@ export class AccountView {
       element("p", {}, button("Your key", () => showKeyDialog(this.connection), { id: "your-key" }), " ", element("small", { class: "note" }, "to play as yourself in another browser or in the terminal client")),
     );
     this.vacation = new VacationSection(this.connection);
+    const standing = new StandingSection(this.connection).element;
     if (!this.connection.welcome?.email) {
       const none = element(
         "section",
@@ -53,10 +55,10 @@ export class AccountView {
         element("h2", {}, "Email"),
         element("p", { class: "note", id: "email-none" }, "This server sends no mail: it tells you of games waiting on you here, on this page, while it is open."),
       );
-      return [who, none, this.vacation.element];
+      return [who, none, this.vacation.element, standing];
     }
     this.email = new EmailSection(this.connection);
-    return [who, this.email.element, this.vacation.element];
+    return [who, this.email.element, this.vacation.element, standing];
   }
 
   guestPart() {

@@ -4,11 +4,12 @@
  * them: mute or unmute, block or unblock (saying what a block does), report with a reason
  * typed in, and for the host, send a watcher out or, before the start, open a person's seat.
  * Each question has its safe answer in focus, so Enter changes nothing. Whom the player mutes
- * and blocks is the connection's (`muted`, `blocked`: from `welcome`, kept up to date on `ok`).
+ * and blocks is the connection's (`muted`, `blocked`: from `welcome`, kept up to date on `ok`),
+ * listed on the account screen to lift.
  */
 
 import { openDialog } from "./dialogs.js";
-import { element } from "./dom.js";
+import { button, element } from "./dom.js";
 import { BLOCK_TEXT, fold, listText, title } from "./words.js";
 
 const REASON_MOST = 500;
@@ -206,4 +207,55 @@ async function openSeat(room, person, colour) {
   dialog.id = "open-seat-dialog";
   if ((await result) !== "open") return;
   await room.request({ type: "set_seat", room: room.ref, seat: colour, holder: "open" });
+}
+
+/** The account screen's list of the people the player mutes and blocks, each with the button
+ * that lifts it: the way back for someone no longer in any room with them. */
+export class StandingSection {
+  constructor(connection) {
+    this.connection = connection;
+    this.list = element("ul", { class: "standing-list", id: "standing-list" });
+    this.note = element("p", { class: "note", id: "standing-none" }, "You mute and block nobody. A person's name in a room is a button to mute, block or report them.");
+    this.error = element("p", { class: "error", role: "alert" });
+    this.element = element(
+      "section",
+      { class: "account-part", id: "standing-box" },
+      element("h2", {}, "People you mute or block"),
+      element("p", { class: "note" }, `Muted: you do not see their chat. Blocked: ${BLOCK_TEXT.charAt(0).toLowerCase()}${BLOCK_TEXT.slice(1)}`),
+      this.list,
+      this.note,
+      this.error,
+    );
+    this.show();
+  }
+
+  show() {
+    const rows = [
+      ...this.connection.blocked.map((person) => ["block", "blocked", "Unblock", person]),
+      ...this.connection.muted.filter((person) => !listed(this.connection.blocked, person)).map((person) => ["mute", "muted", "Unmute", person]),
+    ];
+    this.list.replaceChildren(
+      ...rows.map(([kind, word, label, person]) =>
+        element(
+          "li",
+          { "data-person": person.name },
+          element("strong", {}, person.name),
+          ` ${word} `,
+          button(label, () => this.lift(kind, person), { class: "quiet", "data-lift": kind }),
+        ),
+      ),
+    );
+    this.list.hidden = rows.length === 0;
+    this.note.hidden = rows.length > 0;
+  }
+
+  async lift(kind, person) {
+    this.error.textContent = "";
+    try {
+      await setStanding(this.connection, kind, person, false);
+    } catch (error) {
+      this.error.textContent = error.message;
+    }
+    this.show();
+  }
 }

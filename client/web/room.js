@@ -3,19 +3,19 @@
  * the hints and the thinking, chat and the move list; at the end, the result and rating
  * changes beside the board (gameover.js); with a time control, each seat's clock by its seat
  * (clocks.js), and for a person away the ask that the computer play their seat
- * (handover.js). Typing anywhere is chat, never a command
- * (typing.js). Watchers are told they watch, listed by the seats, and their chat is kept
- * apart from the players' (a player sees it once they choose to); a person's name is a
- * button for muting, blocking, reporting, or the host sending them out (conduct.js); the
- * one who stayed may claim a game the others are away from. `/r/CODE#replay` steps through the room's game so far in place of the room,
- * which goes on meanwhile. */
+ * (handover.js). Typing anywhere is chat, never a command (typing.js). Watchers are told
+ * they watch and are listed by the seats; their chat is kept apart from the players' (a
+ * player sees it once they choose to). A person's name is a button for muting, blocking,
+ * reporting, or the host sending them out (conduct.js); the one who stayed may claim a game
+ * the others are away from. `/r/CODE#replay` steps through the room's game so far in place
+ * of the room, which goes on meanwhile. */
 
 import { BoardView, SEAT_COLOURS } from "./boards/view.js";
 import { clocked, controlLabel } from "./clock.js";
 import { SeatClocks } from "./clocks.js";
 import { ConnectionLost } from "./connection.js";
 import { RoomControls } from "./controls.js";
-import { askAboutPerson, hidden, listed, standingOf } from "./conduct.js";
+import { askAboutPerson, hidden, standingOf } from "./conduct.js";
 import { callCoin, callsCoin, openDialog } from "./dialogs.js";
 import { announce, button, copyButton, element, rebuild, tellNext } from "./dom.js";
 import { presetOf, RoomFiles } from "./files.js";

@@ -198,9 +198,14 @@ def test_a_block_is_asked_first_and_keeps_the_person_from_the_seats(open_player:
         "A person in this room has blocked you: you cannot sit here, though you may watch."
     )
     assert xia.view["you"] is None
-    asked_about(cy, "#watchers", "Xia")
-    cy.page.click("#person-dialog button[value=unblock]")
-    cy.wait("room.connection.blocked.length === 0")
+    cy.page.goto(cy.page.url.split("/r/")[0] + "/#account")
+    listed = cy.page.locator("#standing-list li[data-person=Xia]")
+    assert listed.inner_text() == "Xia blocked Unblock"
+    listed.locator("button[data-lift=block]").click()
+    cy.page.locator("#standing-none").wait_for()
+    assert cy.hook("window.parlour.connection.blocked") == []
+    xia.page.click("button.take[data-colour=white]")
+    xia.wait("room.seat === 'white'")
 
 
 def test_a_report_is_sent_with_the_reason_typed(open_player: Any, data_dir: Path) -> None:
