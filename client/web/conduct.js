@@ -37,7 +37,7 @@ export function standingOf(connection, person) {
 }
 
 /** Whether the player keeps `person`'s chat from their sight: muted or blocked. */
-export function hidden(connection, person) {
+export function hidesChat(connection, person) {
   return standingOf(connection, person) !== null;
 }
 

@@ -15,7 +15,7 @@ import { clocked, controlLabel } from "./clock.js";
 import { SeatClocks } from "./clocks.js";
 import { ConnectionLost } from "./connection.js";
 import { RoomControls } from "./controls.js";
-import { askAboutPerson, hidden, standingOf } from "./conduct.js";
+import { askAboutPerson, hidesChat, standingOf } from "./conduct.js";
 import { callCoin, callsCoin, openDialog } from "./dialogs.js";
 import { announce, button, copyButton, element, rebuild, tellNext } from "./dom.js";
 import { presetOf, RoomFiles } from "./files.js";
@@ -1378,7 +1378,7 @@ export class RoomView {
     const who = mine ? element("span", { class: "author" }, line.name) : this.personButton(person);
     const seat = line.seat ? ` (${title(line.seat)})` : "";
     const item = element("li", { class: "chat", "data-name": fold(line.name), "data-player": person.player }, who, `${seat}: ${line.text}`);
-    item.hidden = !mine && hidden(this.connection, person);
+    item.hidden = !mine && hidesChat(this.connection, person);
     const list = watching ? this.watchersLog : this.log;
     list.append(item);
     while (list.childElementCount > LOG_LINES) list.firstElementChild.remove();
@@ -1433,7 +1433,7 @@ export class RoomView {
   standingChanged() {
     for (const item of [...this.log.querySelectorAll("li.chat"), ...this.watchersLog.querySelectorAll("li.chat")]) {
       const person = { name: item.querySelector(".person, .author")?.textContent ?? "", player: item.dataset.player ?? null };
-      item.hidden = !item.querySelector(".author") && hidden(this.connection, person);
+      item.hidden = !item.querySelector(".author") && hidesChat(this.connection, person);
     }
     this.render();
   }
