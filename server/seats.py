@@ -53,7 +53,7 @@ class Seats:
             seats[0].player = people.player_of(conn, seats[0].name)
         for seat in seats:
             if seat.conn is not None and seat.conn != conn:
-                room.spectators.add(seat.conn)
+                self.watching(seat.conn)
                 outbox.append((seat.conn, m.SeatChanged(room=room.id, seat=seat.colour)))
             seat.conn, seat.dropped_at = conn, None
             if seat.holder is Holder.STANDIN:
@@ -63,7 +63,7 @@ class Seats:
         if seats:
             room.spectators.discard(conn)
         else:
-            room.spectators.add(conn)
+            self.watching(conn)
         if hosting:
             room.host_conn = conn
         self.enter(conn)
@@ -71,6 +71,14 @@ class Seats:
         for seat in back:
             outbox += self.told(seat, by=None)
         return [(conn, joined), *outbox, *self.services.shown(room, but=conn)]
+
+    def watching(self, conn: ConnId) -> None:
+        """`conn` watches the room from now on, named in its list of watchers."""
+        people = self.services.people
+        self.room.spectators.add(conn)
+        name = people.names.get(conn)
+        if name is not None:
+            self.room.watchers[conn] = (name, people.players.get(conn))
 
     def joined(
         self, conn: ConnId, request: str | int | None, token: str, seat: Seat | None
@@ -144,10 +152,10 @@ class Seats:
         else:
             seat.open()
             if own:
-                room.spectators.add(conn)
+                self.watching(conn)
         done: Outbox = [(conn, m.Ok(id=message.id))]
         if displaced is not None and displaced not in {each.conn for each in room.seats}:
-            room.spectators.add(displaced)
+            self.watching(displaced)
         if displaced is not None:
             done.append((displaced, m.SeatChanged(room=room.id, seat=seat.colour)))
         if seat.describe() == before:

@@ -149,6 +149,7 @@ async def test_the_host_sends_a_watcher_out_and_takes_a_seat_back_before_the_sta
         view = await bob.request(m.GetRoom(room=room))
         assert isinstance(view, m.RoomView)
         assert view.room["you"] is None and view.room["seats"][1]["holder"]["kind"] == "open"
+        assert view.room["watchers"] == [{"name": "Bob", "player": player_id(BOB)}]
         # Seated again and started, the seat is Bob's for good.
         assert isinstance(await bob.request(m.Join(room=room, seat="white")), m.Joined)
         assert isinstance(await ann.request(m.Start(room=room)), m.Ok)
