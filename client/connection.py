@@ -70,6 +70,11 @@ class NameTakenError(LastingRefusalError):
         self.name = name
 
 
+class BarredError(LastingRefusalError):
+    """This server's operators barred the player (protocol.md 2.14): every hello with their
+    key is refused, so a dropped connection stops dialling."""
+
+
 class CertificateError(LastingRefusalError):
     """The server's TLS certificate was refused; the message says why and what may help."""
 
@@ -327,6 +332,8 @@ class Connection:
             await websocket.close()
             if reply.code == "name_taken":
                 raise NameTakenError(self.url, self.name)
+            if reply.code == "barred":
+                raise BarredError(f"{self.url} refused us: {reply.message}")
             raise ConnectError(f"{self.url} refused us: {reply.message}")
         if not isinstance(reply, m.Welcome):
             await websocket.close()

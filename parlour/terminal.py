@@ -36,6 +36,7 @@ from parlour.client.invocation import parlour_command
 from parlour.client.playerkey import KeyFile, NameFile, PlayerKeyError
 from parlour.client.seatbook import HeldSeat, SeatBook, SeatBookError
 from parlour.client.terminal.app import ParlourApp
+from parlour.client.terminal.conduct import refused_words
 from parlour.client.terminal.dialogs import NAME_LENGTH
 from parlour.client.terminal.editor import EditorApp
 from parlour.client.terminal.room import RoomModel, levels_in, middle_level
@@ -89,7 +90,9 @@ def room_options(args: argparse.Namespace) -> tuple[dict[str, Any], int | None]:
 async def _ask(connection: Connection, message: m.ClientMessage) -> m.ServerMessage:
     try:
         return await connection.request(message)
-    except (RefusedError, ConnectionLostError) as error:
+    except RefusedError as error:
+        raise SetupError(refused_words(error.code, str(error)) or str(error)) from None
+    except ConnectionLostError as error:
         raise SetupError(str(error)) from None
 
 
@@ -155,7 +158,7 @@ async def enter_room(
             back = await connection.request(m.Join(room=args.code, token=held.token))
         except RefusedError as error:
             if error.code not in ("bad_token", "no_such_room"):
-                raise SetupError(str(error)) from None
+                raise SetupError(refused_words(error.code, str(error)) or str(error)) from None
             _forget(book, held)
             if error.code == "no_such_room":
                 raise SetupError(f"room {args.code} has closed: {error}") from None

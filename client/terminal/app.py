@@ -19,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Button, Footer, Header, Input, RichLog, Static
+from textual.widgets import Button, Footer, Header, Input, Label, RichLog, Static
 
 from parlour.protocol import ErrorCode
 from parlour.protocol import messages as m
@@ -39,6 +39,20 @@ from ..seatbook import SeatBook, SeatBookError
 from .account import AccountScreen
 from .accountwords import sentence
 from .cards import ScoreCardScreen
+from .conduct import (
+    BLOCK_WORDS,
+    REASON_MOST,
+    REMOVED_WORDS,
+    Person,
+    Present,
+    Standing,
+    changed_words,
+    clean_reason,
+    people_in,
+    refused_words,
+    seated_person,
+    standing_words,
+)
 from .dialogs import (
     CoinScreen,
     Command,
@@ -46,8 +60,11 @@ from .dialogs import (
     ConfirmScreen,
     InitialsScreen,
     NameScreen,
+    PeopleScreen,
+    PersonScreen,
     ProposalScreen,
     QuitScreen,
+    ReportScreen,
     SeatScreen,
 )
 from .files import ImportScreen, LoadScreen, SaveScreen, export_path
@@ -82,6 +99,12 @@ REJOIN_PAUSE = 1.0
 UNCLAIMED_KEPT = 64
 YOUR_TURN_SECONDS = 30.0
 """How long the notice that a room waits on this player's move stays up."""
+WATCHING_WORDS = "You are watching this game, not playing: what you type goes to the watchers."
+WATCHERS_HEADING = "You are watching, not playing. The watchers' chat:"
+HOST_PEOPLE = "mute, block, report or send out someone here"
+"""What People does for the host, who may also send a watcher out or open a seat."""
+SAY = "Say something (Enter sends)"
+SAY_WATCHING = "Say something to the watchers (Enter sends)"
 
 
 def hand_over_refused(colour: str) -> Callable[[RefusedError], str]:
@@ -99,7 +122,13 @@ def hand_over_refused(colour: str) -> Callable[[RefusedError], str]:
 
 def server_words(refused: RefusedError) -> str:
     """A refusal as the server words it, as a sentence."""
-    return sentence(refused.error.message)
+    return refused_words(refused.code, refused.error.message) or sentence(refused.error.message)
+
+
+def plain_words(refused: RefusedError) -> str:
+    """A refusal as the server words it, but those about who may be in a room (blocked, sent
+    out), which read as plain sentences."""
+    return refused_words(refused.code, refused.error.message) or refused.error.message
 
 
 def dropped_words(dropped: Dropped) -> str:
@@ -156,6 +185,9 @@ class RoomScreen(Screen[None]):
         ("offer_draw", "Offer draw", "ask the others to end the game as it stands"),
         ("resign", "Resign", "give up this game (asks first)"),
         ("abort", "Abort", "end the game for nobody, before everyone has moved"),
+        ("claim", "Claim", "win the game: everyone else is away (asks first)"),
+        ("people", "People", "mute, block or report someone here"),
+        ("watchers_chat", "Watchers", "show or hide the watchers' chat, kept apart"),
         ("thinking", "Thinking", "show or hide the computer's thinking"),
         ("save", "Save", "save the game on the server"),
         ("load", "Load", "load a saved game"),
@@ -193,6 +225,9 @@ class RoomScreen(Screen[None]):
         """The rating changes last written to the log, so each is written once."""
         self.ticking: Timer | None = None
         """When the running clock is drawn again: as its figure next changes."""
+        self.watchers_seen = 0
+        """How many of the watchers' lines (`RoomModel.watchers_said`) this player has seen:
+        those after came while their chat was hidden."""
 
     @property
     def parlour(self) -> "ParlourApp":
@@ -212,16 +247,15 @@ class RoomScreen(Screen[None]):
                 levels = self.levels
                 level = default_level_in(self.connection.welcome, self.room.game, levels)
                 yield SeatsPanel(levels, level, id="seats")
+                yield Static("", id="watchers")
                 yield Static("", id="thoughts")
                 # Wrapped at the panel's width: RichLog's own least is 78 columns, and a
                 # long line beside a wide board ran off the screen.
                 yield RichLog(id="log", max_lines=200, wrap=True, min_width=20)
-                yield Input(
-                    placeholder="Say something (Enter sends)",
-                    id="chat",
-                    max_length=MAX_CHAT,
-                    select_on_focus=False,
-                )
+                with Vertical(id="watch-pane"):
+                    yield Label("", classes="heading", id="watch-heading")
+                    yield RichLog(id="watch-log", max_lines=200, wrap=True, min_width=20)
+                yield Input(placeholder=SAY, id="chat", max_length=MAX_CHAT, select_on_focus=False)
         # The whole width, a line each: a command that wrapped would not paste whole.
         yield Static("", id="invite")
         yield Static("", id="status")
@@ -238,6 +272,9 @@ class RoomScreen(Screen[None]):
     def on_mount(self) -> None:
         self.composed = True
         self._tell_history()
+        if self.room.watcher:
+            self.flash = WATCHING_WORDS
+            self.log_line(WATCHING_WORDS)
         self.redraw(board=True)
         self._arrange()
         if self.start_now:
@@ -274,8 +311,68 @@ class RoomScreen(Screen[None]):
             thoughts.update("")
         status = room.status_line()
         self.query_one("#status", Static).update(f"{self.flash or room.news}\n{status}")
+        self._draw_watchers()
         self.query_one("#invite", Static).display = room.status == "waiting" or self.show_invite
         self.refresh_bindings()
+
+    @property
+    def watchers_shown(self) -> bool:
+        """Whether the watchers' chat is on screen: always for a watcher; for anyone else
+        once they chose to see it (remembered for as long as the client runs)."""
+        return self.room.watcher or self.parlour.show_watchers
+
+    def _draw_watchers(self) -> None:
+        """Who watches, marked where muted or blocked, with how many of their lines this
+        player has not seen; their chat apart from the players', where it is shown."""
+        room = self.room
+        names = []
+        for person in room.watchers:
+            mark = room.standing.mark(person)
+            names.append(f"{person.name} ({mark})" if mark else person.name)
+        parts = [f"Watching: {', '.join(names)}."] if names else []
+        shown = self.watchers_shown
+        unseen = self.unseen
+        if unseen and not shown:
+            lines = "A line" if unseen == 1 else f"{unseen} lines"
+            hidden = "is" if unseen == 1 else "are"
+            parts.append(f"{lines} from the watchers {hidden} hidden: F1, Watchers.")
+        watchers = self.query_one("#watchers", Static)
+        watchers.update(" ".join(parts))
+        watchers.display = bool(parts)
+        self.query_one("#watch-pane").display = shown
+        heading = WATCHERS_HEADING if room.watcher else "The watchers' chat:"
+        self.query_one("#watch-heading", Label).update(heading)
+        self.query_one("#chat", Input).placeholder = SAY_WATCHING if room.watcher else SAY
+
+    @property
+    def unseen(self) -> int:
+        """The watchers' lines not seen, but those of people muted or blocked since."""
+        said = self.room.watchers_said[self.watchers_seen :]
+        return sum(1 for person, _ in said if not self.room.standing.hides(person))
+
+    def _watcher_said(self, words: str) -> None:
+        """A watcher's line: in their chat where it is shown, else left to be counted."""
+        if self.watchers_shown:
+            self.query_one("#watch-log", RichLog).write(words)
+            self.watchers_seen = len(self.room.watchers_said)
+
+    def action_watchers_chat(self) -> None:
+        """Show the watchers' chat beside the players', with what they said so far, or hide
+        it again; the choice holds for every room till the client quits."""
+        app = self.parlour
+        app.show_watchers = not app.show_watchers
+        if app.show_watchers:
+            self._fill_watchers_chat()
+            self.say("Showing what the watchers say, apart from the players' chat.")
+        else:
+            self.say("The watchers' chat is hidden.")
+
+    def _fill_watchers_chat(self) -> None:
+        watched = self.query_one("#watch-log", RichLog)
+        watched.clear()
+        for line in self.room.watchers_lines():
+            watched.write(line)
+        self.watchers_seen = len(self.room.watchers_said)
 
     def _draw_clocks(self) -> None:
         """The seats with their clocks as they are now, and again as soon as the running
@@ -309,6 +406,10 @@ class RoomScreen(Screen[None]):
             return self.room.may_abort
         if action == "offer_draw":
             return self.room.may_offer_draw
+        if action == "claim":
+            return self.room.may_claim
+        if action == "watchers_chat":
+            return not self.room.watcher
         if action not in self.SEATED_ONLY or self.room.playing:
             return True
         return self.room.host and action in ("load", "import_file")
@@ -321,6 +422,11 @@ class RoomScreen(Screen[None]):
         if isinstance(event, Reconnected):
             self.run_worker(self._rejoin(), group="rejoin", exclusive=True)
             return
+        if isinstance(event, m.Removed):
+            if event.room == self.room.room_id:
+                self.parlour.sent_out()
+            return
+        could_claim = self.room.may_claim
         was_my_turn = self.room.my_turn
         was_waiting = self.room.status == "waiting"
         was_playing = self.room.status == "playing"
@@ -355,6 +461,9 @@ class RoomScreen(Screen[None]):
         if self.room.my_turn and not was_my_turn:
             self.app.bell()
             self._board_to_the_fore()
+        if self.room.may_claim and not could_claim:
+            self.app.bell()
+            self.log_line(self._claimable_words())
         if was_playing and self.room.status == "finished":
             self._answer_moot()
             self.log_line(self.room.result())
@@ -421,7 +530,14 @@ class RoomScreen(Screen[None]):
             if isinstance(answer, m.Seen) and self.previewed[0] == setup:
                 self.previewed = (setup, answer.state)
                 first = title(str(answer.state.get("to_move")))
-                self.flash = f"The board you will play: board {answer.board}; {first} moves first."
+                if self.room.watcher:
+                    self.log_line(
+                        f"The board to be played: board {answer.board}; {first} moves first."
+                    )
+                else:
+                    self.flash = (
+                        f"The board you will play: board {answer.board}; {first} moves first."
+                    )
                 self.redraw(board=True)
 
         return show
@@ -493,7 +609,8 @@ class RoomScreen(Screen[None]):
                 )
         for action, name, does in self.MENU_ONLY:
             if self.check_action(action, ()):
-                listed[action] = Command("", name, does, action)
+                hosting = action == "people" and self.room.host
+                listed[action] = Command("", name, HOST_PEOPLE if hosting else does, action)
         for colour in self.room.away_seats():
             action = f"hand_over({colour!r})"
             who = self.room.holder(colour).get("name") or "its player"
@@ -540,10 +657,21 @@ class RoomScreen(Screen[None]):
 
         return send
 
+    def _claimable_words(self) -> str:
+        """That the game may be claimed now, and why."""
+        names = [str(self.room.holder(colour).get("name")) for colour in self.room.claim_away()]
+        away = f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} away"
+        return f"{away} and the computer stands in: you may claim the game (F1, Claim)."
+
     def _follow(self, event: m.ServerMessage) -> None:
         """What a message asks of the screen beyond redrawing: chat, proposals."""
         if isinstance(event, m.ChatLine):
-            self.log_line(chat_words(event))
+            if self.room.standing.hides(Person(event.name, event.player)):
+                return
+            if event.watching:
+                self._watcher_said(chat_words(event))
+            else:
+                self.log_line(chat_words(event))
         elif isinstance(event, m.SeatSet):
             self.log_line(self.room.news)
 
@@ -589,8 +717,11 @@ class RoomScreen(Screen[None]):
             return
         log = self.query_one("#log", RichLog)
         log.clear()
-        for line in history_lines(self.room.history, seats=len(self.room.seats)):
+        for line in history_lines(self.room.players_history(), seats=len(self.room.seats)):
             log.write(line)
+        self.watchers_seen = 0
+        if self.watchers_shown:
+            self._fill_watchers_chat()
 
     def log_line(self, text: str) -> None:
         if self.drawable and text:
@@ -622,7 +753,11 @@ class RoomScreen(Screen[None]):
             self.action_hand_over(colour)
             return
         if not room.may_change(colour):
-            self.say(f"Only the host may change {title(colour)}.", error=True)
+            person = self._person_at(colour)
+            if person is not None:
+                self._about(person)
+            else:
+                self.say(f"Only the host may change {title(colour)}.", error=True)
             return
         holder = room.holder(colour)
         level = str(holder.get("level") or self.query_one(SeatsPanel).level)
@@ -871,6 +1006,163 @@ class RoomScreen(Screen[None]):
         words = "Abort this game? The game ends now and counts for nobody."
         self.app.push_screen(ConfirmScreen(words, "Abort", careful=True), send)
 
+    def action_claim(self) -> None:
+        """End the game won, while everyone else seated is away with the computer standing
+        in for them, once the person says so; Enter alone keeps playing."""
+        room = self.room
+        if not room.may_claim:
+            self.say(
+                "The game can be claimed only while everyone else seated is away, the computer"
+                " standing in for them.",
+                error=True,
+            )
+            return
+        version = room.version
+
+        def send(sure: bool | None) -> None:
+            if sure:
+                request = m.Claim(room=room.ref, version=version)
+                self._request(request, lambda _: None, words=server_words)
+
+        self.app.push_screen(ConfirmScreen(room.claim_question(), "Claim", careful=True), send)
+
+    @property
+    def me(self) -> list[Person]:
+        """The people at this screen: its connection's, and those it plays seats for."""
+        welcome = self.connection.welcome
+        player = welcome.player if welcome is not None else None
+        known = player.get("id") if isinstance(player, dict) else None
+        mine = [Person(self.connection.name, known if isinstance(known, str) else None)]
+        for colour in self.room.yours:
+            person = seated_person(self.room.holder(colour))
+            if person is not None:
+                mine.append(person)
+        return mine
+
+    def _people(self) -> list[Present]:
+        return people_in(self.room.view, self.room.heard, self.me)
+
+    def _person_at(self, colour: str) -> Present | None:
+        """The person whose seat `colour` is, unless it is this screen's."""
+        return next((each for each in self._people() if colour in each.seats), None)
+
+    def action_people(self) -> None:
+        """Whom to mute, block, report or (the host) send out or unseat: the people in the
+        room, then what to do about the one chosen."""
+        people = self._people()
+        if not people:
+            self.say("Nobody else is in this room, nor was heard in its chat.")
+            return
+
+        def chosen(index: int | None) -> None:
+            if index is not None and 0 <= index < len(people):
+                self._about(people[index])
+
+        lines = [each.line(self.room.standing) for each in people]
+        self.app.push_screen(PeopleScreen(lines), chosen)
+
+    def _about(self, present: Present) -> None:
+        """What to do about one person, each choice as the person stands with this player
+        and the room allows; "Nothing" in focus."""
+        room, person = self.room, present.person
+        standing = room.standing
+        choices = [
+            ("unmute", "Unmute", "see their chat again")
+            if standing.mutes(person)
+            else ("mute", "Mute", "hide their chat from you, in every room"),
+            ("unblock", "Unblock", "let them sit at your tables again")
+            if standing.blocks(person)
+            else ("block", "Block", "off your tables and out of your chat (asks first)"),
+            ("report", "Report", "tell this server's operators why, in your words"),
+        ]
+        if room.host and present.watching:
+            out = ("send_out", "Send out", "out of this room while it lasts (asks first)")
+            choices.append(out)
+        if room.host and room.status == "waiting":
+            does = "their seat, for anyone to take (asks first)"
+            for colour in present.seats:
+                choices.append((f"open:{colour}", f"Open {title(colour)}", does))
+        said = standing_words(person, standing)
+        words = " ".join(part for part in (present.where(), said, "What now?") if part)
+
+        def chosen(choice: str | None) -> None:
+            if choice is not None:
+                self._do_about(present, choice)
+
+        self.app.push_screen(PersonScreen(words, choices), chosen)
+
+    def _do_about(self, present: Present, choice: str) -> None:
+        person = present.person
+        name = person.name
+        if choice in ("mute", "unmute"):
+            self._stand("mute", person, on=choice == "mute")
+        elif choice == "unblock":
+            self._stand("block", person, on=False)
+        elif choice == "block":
+            words = f"Block {name}? {BLOCK_WORDS[0].upper()}{BLOCK_WORDS[1:]}."
+            self._asked(words, "Block", lambda: self._stand("block", person, on=True))
+        elif choice == "report":
+            self.app.push_screen(ReportScreen(name, REASON_MOST), self._report(person))
+        elif choice == "send_out":
+            words = (
+                f"Send {name} out of this room? They may not watch it or sit in it again for as"
+                " long as it lasts."
+            )
+            self._asked(words, "Send out", lambda: self._send_out(person))
+        elif choice.startswith("open:"):
+            colour = choice.removeprefix("open:")
+            words = (
+                f"Open {title(colour)}, {name}'s seat, for someone else to take? {name} watches"
+                " from then on, and may sit again."
+            )
+            request = m.SetSeat(room=self.room.ref, seat=colour, holder="open")
+            self._asked(words, "Open it", lambda: self._request(request, lambda _: None))
+
+    def _asked(self, words: str, doing: str, then: Callable[[], None]) -> None:
+        """Do `then` once the person says so; Enter alone says no."""
+
+        def answered(sure: bool | None) -> None:
+            if sure:
+                then()
+
+        self.app.push_screen(ConfirmScreen(words, doing, careful=True), answered)
+
+    def _stand(self, kind: str, person: Person, *, on: bool) -> None:
+        """Mute or block `person` (`kind`), or no longer; the lists are changed as the server
+        says `ok`."""
+        request: m.Mute | m.Block = (
+            m.Mute(name=person.name, player=person.player, on=on)
+            if kind == "mute"
+            else m.Block(name=person.name, player=person.player, on=on)
+        )
+
+        def done(_: m.ServerMessage) -> None:
+            self.room.standing.change(kind, person, on=on)
+            self.say(changed_words(kind, person, on=on))
+
+        self._request(request, done, words=server_words)
+
+    def _report(self, person: Person) -> Callable[[str | None], None]:
+        def send(typed: str | None) -> None:
+            reason = clean_reason(typed or "")
+            if not reason:
+                return
+            request = m.Report(
+                room=self.room.ref, name=person.name, player=person.player, reason=reason
+            )
+            told = (
+                f"Your report of {person.name} went to this server's operators, with the game"
+                " and the room's recent chat."
+            )
+            self._request(request, lambda _: self.say(told), words=server_words)
+
+        return send
+
+    def _send_out(self, person: Person) -> None:
+        request = m.RemoveWatcher(room=self.room.ref, name=person.name)
+        told = f"{person.name} was sent out of this room, for as long as it lasts."
+        self._request(request, lambda _: self.say(told), words=server_words)
+
     def action_offer_draw(self) -> None:
         """Offer the others seated to end the game as it stands; they are asked, and the
         proposal that comes back says so."""
@@ -955,7 +1247,7 @@ class RoomScreen(Screen[None]):
             try:
                 answer = await self.connection.request(message, wait)
             except RefusedError as refused:
-                self.say(refused.error.message if words is None else words(refused), error=True)
+                self.say((words or plain_words)(refused), error=True)
                 return
             except ConnectionLostError as lost:
                 self.say(f"{lost}: that may not have reached the server; catching up.")
@@ -1039,11 +1331,14 @@ class ParlourApp(App[None]):
     #invite { height: auto; padding: 0 1; text-wrap: nowrap; text-overflow: clip; }
     #thoughts { height: auto; min-height: 2; }
     #log { height: 1fr; }
+    #watchers { height: auto; }
+    #watch-pane { height: 1fr; display: none; }
+    #watch-log { height: 1fr; }
     #status { height: 2; background: $panel; padding: 0 1; }
     #chat { height: 3; }
     ProposalScreen, SeatScreen, ScoreCardScreen, SaveScreen, LoadScreen, ImportScreen,
     QuitScreen, CoinScreen, RulesScreen, InitialsScreen, ConfirmScreen, CommandsScreen,
-    NameScreen {
+    NameScreen, PeopleScreen, PersonScreen, ReportScreen {
         align: center middle;
     }
     .dialog {
@@ -1068,6 +1363,8 @@ class ParlourApp(App[None]):
     #question Button { min-width: 0; width: auto; margin-right: 1; }
     #question Horizontal { height: auto; margin-top: 1; }
     #question Select { width: 24; margin-top: 1; }
+    #question OptionList { height: auto; max-height: 12; margin-top: 1; }
+    #question #reason { margin-top: 1; }
     .heading { text-style: bold; }
     """
 
@@ -1095,6 +1392,10 @@ class ParlourApp(App[None]):
         """The room this client is in, given every event even while a dialog is open."""
         self.unclaimed: deque[Event] = deque(maxlen=UNCLAIMED_KEPT)
         """Events that came before there was a room to take them."""
+        self.standing = Standing.of(connection.welcome)
+        """Whom this player mutes and blocks, for every room entered."""
+        self.show_watchers = False
+        """Whether a person playing chose to see the watchers' chat, for every room."""
 
     def on_mount(self) -> None:
         self.connection.ask_name = self.ask_name
@@ -1104,8 +1405,21 @@ class ParlourApp(App[None]):
             self.push_screen(LobbyScreen(self.connection, self.enter))
         self.run_worker(self._listen(), group="connection", exclusive=True)
 
+    def sent_out(self) -> None:
+        """The host sent this screen's person out of the room they watched: to the lobby,
+        told so, every question about the room closed."""
+        room_screen = self.room_screen
+        self.room_screen = None
+        self.unclaimed.clear()
+        if room_screen in self.screen_stack:
+            while self.screen is not room_screen:
+                self.pop_screen()
+        self.bell()
+        self.switch_screen(LobbyScreen(self.connection, self.enter, notice=REMOVED_WORDS))
+
     def enter(self, room: RoomModel) -> RoomScreen:
         """The screen of the room just entered, given what came while entering."""
+        room.standing = self.standing
         screen = RoomScreen(self.connection, room, start=self.start_now)
         self.start_now = False
         self.room_screen = screen
@@ -1193,6 +1507,8 @@ class ParlourApp(App[None]):
         of a room elsewhere that waits on them."""
         while True:
             event = await self.connection.events.get()
+            if isinstance(event, Reconnected):
+                self.standing.welcomed(event.welcome)
             if isinstance(event, m.YourTurn):
                 self.your_turn(event)
                 continue

@@ -280,3 +280,93 @@ class NameScreen(ModalScreen[str | None]):
         name = event.value.strip()
         if name and name.casefold() != self.taken.casefold():
             self.dismiss(name)
+
+
+class PeopleScreen(ModalScreen[int | None]):
+    """Whom a per-person command is about: the people in the room but this screen's
+    (seated, watching, heard in its chat), to choose one with the arrows and Enter. Answers
+    the index of the one chosen, or None (Escape). Choosing only asks what next."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Close")]
+
+    def __init__(self, people: Sequence[str]) -> None:
+        super().__init__()
+        self.people = list(people)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="question"):
+            yield Static("Who? (arrows and Enter choose; Escape closes)", id="words")
+            yield OptionList(
+                *(Option(line, id=str(index)) for index, line in enumerate(self.people)),
+                id="people",
+            )
+
+    def on_mount(self) -> None:
+        self.query_one("#people", OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(event.option.id or 0))
+
+
+class PersonScreen(ModalScreen[str | None]):
+    """What to do about one person: `choices` are (answer, name, what it does), listed under
+    "Nothing", which has the focus, so Enter alone changes nothing; arrows down to another
+    and Enter choose it. Answers the choice, or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Nothing")]
+    NOTHING = "nothing"
+
+    def __init__(self, words: str, choices: Sequence[tuple[str, str, str]]) -> None:
+        super().__init__()
+        self.words = words
+        self.choices = [(self.NOTHING, "Nothing", "close this (Enter, Esc)"), *choices]
+
+    def compose(self) -> ComposeResult:
+        named = max(len(name) for _, name, _ in self.choices)
+        with Vertical(id="question"):
+            yield Static(self.words, id="words")
+            yield OptionList(
+                *(
+                    Option(Text.assemble((f"{name:<{named}}  ", "bold"), does), id=answer)
+                    for answer, name, does in self.choices
+                ),
+                id="choices",
+            )
+
+    def on_mount(self) -> None:
+        choices = self.query_one("#choices", OptionList)
+        choices.highlighted = 0
+        choices.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        chosen = event.option.id
+        self.dismiss(None if chosen in (None, self.NOTHING) else chosen)
+
+
+class ReportScreen(ModalScreen[str | None]):
+    """Why a person is reported, typed into a field: Enter sends what is typed (nothing is
+    sent while it is empty), Escape sends nothing. Answers the reason as typed."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, name: str, most: int) -> None:
+        super().__init__()
+        self.person = name
+        self.most = most
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="question"):
+            yield Static(
+                f"Report {self.person} to this server's operators. Why? They read your reason"
+                " with the game and the room's recent chat. (Enter sends it; Escape does not)",
+                id="words",
+            )
+            yield Input(placeholder="the reason", max_length=self.most, id="reason")
+
+    def on_mount(self) -> None:
+        self.query_one("#reason", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.value.strip():
+            self.dismiss(event.value)

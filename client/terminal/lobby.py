@@ -17,6 +17,7 @@ from ..connection import Connection, ConnectionLostError, RefusedError
 from ..invocation import parlour_command
 from .account import AccountScreen
 from .clocks import control_label
+from .conduct import refused_words
 from .leaderboard import LeaderboardScreen
 from .mygames import GoBack, MyGamesScreen, ReplayRecord
 from .newroom import NewRoomScreen
@@ -41,12 +42,21 @@ class LobbyScreen(Screen[None]):
         Binding("q,Q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, connection: Connection, enter: Callable[[RoomModel], Screen[None]]) -> None:
+    def __init__(
+        self,
+        connection: Connection,
+        enter: Callable[[RoomModel], Screen[None]],
+        *,
+        notice: str = "",
+    ) -> None:
         super().__init__()
         self.connection = connection
         self.enter = enter
         """Makes the screen of a room once it is entered."""
         self.rooms: list[dict[str, Any]] = []
+        self.notice = notice
+        """What the player is told on coming here (sent out of a room), or why a room could
+        not be entered: kept above the list's own words till another room is tried."""
 
     def compose(self) -> ComposeResult:
         yield Label("Parlour: public rooms", classes="heading")
@@ -77,7 +87,7 @@ class LobbyScreen(Screen[None]):
         except NoMatches:
             return  # the screen was taken down while the list was on its way
         if isinstance(answer, Exception):
-            status.update(f"Cannot list the rooms: {answer}")
+            status.update(self._told(f"Cannot list the rooms: {answer}"))
             return
         if not isinstance(answer, m.Rooms):
             return
@@ -109,12 +119,19 @@ class LobbyScreen(Screen[None]):
             table.move_cursor(row=ids.index(chosen["room"]))
         count = len(self.rooms)
         status.update(
-            f"{count} public room{'s' if count != 1 else ''}. Enter joins a free seat, W watches;"
-            " N: a new room, L: leaderboards, M: your games, A: your account."
-            if count
-            else f"No public rooms yet: N makes one (or `{parlour_command()} host GAME --public`)."
-            " L: leaderboards, M: your games, A: your account."
+            self._told(
+                f"{count} public room{'s' if count != 1 else ''}. Enter joins a free seat,"
+                " W watches; N: a new room, L: leaderboards, M: your games, A: your account."
+                if count
+                else "No public rooms yet: N makes one"
+                f" (or `{parlour_command()} host GAME --public`)."
+                " L: leaderboards, M: your games, A: your account."
+            )
         )
+
+    def _told(self, words: str) -> str:
+        """The lobby's words under what the player was last told, if anything."""
+        return f"{self.notice}\n{words}" if self.notice else words
 
     def action_leaderboard(self) -> None:
         """The leaderboard of the chosen room's game and kind of clock, else of the first
@@ -177,10 +194,15 @@ class LobbyScreen(Screen[None]):
             self.run_worker(self._enter(m.Spectate(room=room["room"])), group="requests")
 
     async def _enter(self, request: m.Join | m.Spectate) -> None:
+        self.notice = ""
         try:
             answer = await self.connection.request(request)
         except (RefusedError, ConnectionLostError) as error:
-            self.query_one("#status", Static).update(f"Cannot enter the room: {error}")
+            plain = None
+            if isinstance(error, RefusedError):
+                plain = refused_words(error.code, error.error.message)
+            self.notice = plain or f"Cannot enter the room: {error}"
+            self.query_one("#status", Static).update(self.notice)
             self.app.bell()
             return
         if isinstance(answer, m.Joined):

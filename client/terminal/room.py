@@ -9,6 +9,7 @@ from typing import Any
 from parlour.protocol import messages as m
 
 from .clocks import ClockFace, Clocks, control_label, span_text
+from .conduct import Person, Standing, seated_person
 
 PROPOSALS = {
     "undo": "to take back a move",
@@ -327,6 +328,16 @@ class RoomModel:
     """The local clock the seats' clocks count down by (monotonic seconds): a test's own."""
     clocks: Clocks | None = field(default=None, init=False)
     """The seats' clocks as the last message carrying them said, and when it came."""
+    lost_seat: str | None = None
+    """The seat this screen was told it no longer holds (`seat_changed`), until the seat's
+    change says whether the host opened it or another screen took it back."""
+    standing: Standing = field(default_factory=Standing, compare=False)
+    """Whom this player mutes and blocks: the app's, shared by every room it enters."""
+    heard: list[Person] = field(default_factory=list)
+    """Everyone heard in the room's chat (its history's too), each once, in order."""
+    watchers_said: list[tuple[Person, str]] = field(default_factory=list)
+    """The watchers' chat, kept apart from the players' (protocol.md 2.7): who said each
+    line, and the line as the log words it."""
 
     def __post_init__(self) -> None:
         self.clocks = Clocks.read(self.view.get("clock"), self.now())
@@ -345,7 +356,7 @@ class RoomModel:
             now=now,
         )
         room.seat = room.playing_now()
-        room.history = list(message.history or [])
+        room.read_history(message.history)
         return room
 
     @classmethod
@@ -353,8 +364,65 @@ class RoomModel:
         cls, message: m.Watching, ref: str, now: Callable[[], float] = time.monotonic
     ) -> "RoomModel":
         room = cls(message.room, ref, now=now)
-        room.history = list(message.history or [])
+        room.read_history(message.history)
         return room
+
+    def read_history(self, entries: list[Any] | None) -> None:
+        """The room's history as the answer that let this connection in carried it, with
+        who spoke in it and what the watchers said."""
+        self.history = list(entries or [])
+        self.heard, self.watchers_said = [], []
+        for entry in self.history:
+            if not isinstance(entry, dict) or entry.get("kind") != "chat":
+                continue
+            try:
+                line = m.ChatLine(
+                    room="", name=entry["name"], seat=entry.get("seat"), text=entry["text"]
+                )
+            except (KeyError, TypeError):
+                continue
+            self.hear(line, watching=entry.get("watching") is True)
+
+    def hear(self, line: m.ChatLine, *, watching: bool) -> None:
+        """A line of chat: its author noted, and a watcher's kept apart."""
+        person = Person(line.name, line.player)
+        if not person.among(self.heard):
+            self.heard.append(person)
+        if watching:
+            self.watchers_said.append((person, chat_words(line)))
+
+    def players_history(self) -> list[dict[str, Any]]:
+        """The history the log tells: without the watchers' chat, which is kept apart, nor
+        the lines of anyone this player mutes or blocks (history entries name them by their
+        name alone)."""
+        return [
+            entry
+            for entry in self.history
+            if not (
+                isinstance(entry, dict)
+                and entry.get("kind") == "chat"
+                and (
+                    entry.get("watching") is True
+                    or self.standing.hides(Person(str(entry.get("name"))))
+                )
+            )
+        ]
+
+    def watchers_lines(self) -> list[str]:
+        """The watchers' chat as shown, without the lines of those muted or blocked."""
+        return [words for person, words in self.watchers_said if not self.standing.hides(person)]
+
+    @property
+    def watcher(self) -> bool:
+        """Whether this screen's person pressed Watch: neither seated nor the host. What they
+        say goes to the watchers' chat."""
+        return not self.yours and not self.host
+
+    @property
+    def watchers(self) -> list[Person]:
+        """Who watches the room (the view's `watchers`)."""
+        found = (Person.read(entry) for entry in self.view.get("watchers") or [])
+        return [person for person in found if person is not None]
 
     @property
     def room_id(self) -> str:
@@ -544,6 +612,45 @@ class RoomModel:
             )
         )
 
+    def claim_away(self) -> list[str]:
+        """The seats of the other people still in the game: every one must be away, the
+        computer standing in, for the game to be claimed (protocol.md 2.7 `claim`)."""
+        return [
+            str(seat["colour"])
+            for seat in self.seats
+            if seated_person(seat["holder"]) is not None
+            and seat["colour"] not in self.yours
+            and seat["colour"] not in self.out
+        ]
+
+    @property
+    def may_claim(self) -> bool:
+        """Whether this screen may claim the game now: it plays a seat in it, and every
+        other person seated is away with the computer standing in for them."""
+        away = self.claim_away()
+        return (
+            self.status == "playing"
+            and bool(self.playing)
+            and bool(away)
+            and all(self.holder(colour).get("kind") == "standin" for colour in away)
+        )
+
+    def claim_question(self) -> str:
+        """What claiming the game does, asked before it is done: who is away, that the one
+        claiming wins, and whether the game counts; before everyone has moved, an abort."""
+        names = [str(self.holder(colour).get("name")) for colour in self.claim_away()]
+        away = f"{' and '.join(names)} {'is' if len(names) == 1 else 'are'} away"
+        if self.view.get("abortable"):
+            return (
+                f"Claim the game? {away}, but not everyone has made a first move: the game"
+                " is aborted instead, and counts for nobody."
+            )
+        wins = f"{self.seat_name(str(self.seat))} wins" if self.shared else "you win"
+        if self.view.get("rated"):
+            return f"Claim the game? {away}; {wins} and the game counts."
+        why = self.view.get("unrated") or "it is not rated"
+        return f"Claim the game? {away}; {wins}. The game counts for no rating: {why}."
+
     def proposal_words(self, kind: str, seat: str | None) -> str:
         """What a proposal in this room asks for, as its game stands."""
         return proposed_words(kind, seat, seats=len(self.seats), over=self.over)
@@ -625,14 +732,21 @@ class RoomModel:
                     who=None if message.by is None else self.named(message.by),
                 )
             case m.ChatLine() if message.room == self.room_id:
-                pass
+                self.hear(message, watching=message.watching)
             case m.SeatChanged() if message.room == self.room_id:
                 self.seat = self.token = None
                 self.host = False
                 self.stale = True
+                self.lost_seat = message.seat
                 self.news = "Your seat was taken back from another connection: you are watching."
             case m.SeatSet() if message.room == self.room_id:
                 self.news = seat_words(message)
+                if message.seat == self.lost_seat and message.holder.get("kind") == "open":
+                    self.news = (
+                        f"{message.by or 'The host'} opened your seat ({title(message.seat)}):"
+                        " you are watching now, and may sit again."
+                    )
+                self.lost_seat = None
             case _:
                 return False
         return True
@@ -665,7 +779,7 @@ class RoomModel:
         """Back in the room after a reconnection, as the answer says."""
         if isinstance(message, m.Joined):
             self.token, self.host = message.token, message.host
-        self.history = list(message.history or [])
+        self.read_history(message.history)
         self._view(message.room)
 
     def _view(self, view: dict[str, Any]) -> None:
@@ -691,6 +805,7 @@ class RoomModel:
         if outs:
             self.news = " ".join(outs)
         self.stale = False
+        self.lost_seat = None
         self.seat = self.playing_now()
 
     def _clock_from(self, view: Mapping[str, Any], *, same_version: bool) -> None:
@@ -794,6 +909,22 @@ class RoomModel:
         one = len(absent) == 1
         return f"{names} {'was' if one else 'were'} away at the end and finish{'es' * one} last."
 
+    def claimed_result(self, winners: Sequence[str]) -> str:
+        """A game claimed by the one who stayed: who claimed it, and who was away."""
+        mine = self.seat is not None and not self.shared
+        absent = [str(colour) for colour in self.view.get("absent") or []]
+        away = " and ".join(
+            "you" if mine and colour == self.seat else self.seat_name(colour) for colour in absent
+        )
+        were = "were" if len(absent) != 1 or (mine and absent == [self.seat]) else "was"
+        while_away = f"while {away} {were} away" if absent else "while the others were away"
+        if len(winners) != 1:
+            return f"The game was claimed {while_away}."
+        claimer = winners[0]
+        if mine and claimer == self.seat:
+            return f"You claimed the game {while_away}: you win!"
+        return f"{self.named(claimer, you=False)} claimed the game {while_away}, and wins."
+
     def result(self) -> str:
         """How the finished game ended (the view's `ended`) and who won, from the viewer's
         side where seated: the one place an ending is worded, for the status line and log."""
@@ -809,7 +940,7 @@ class RoomModel:
             gave_up = self.named(self.resigned[-1]) if self.resigned else "A seat"
             ending = f"{gave_up} resigned: {won}"
         elif ended == "claimed":
-            ending = f"Claimed while the others were away: {won}"
+            return self.claimed_result(winners)
         elif ended == "agreed" and draw:
             ending = "Game over by agreement: a draw."
         elif ended == "agreed":

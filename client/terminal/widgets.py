@@ -17,6 +17,7 @@ from .boards import board_for
 from .boards.base import Board, Marks, Observation, Step
 from .clocks import ClockFace
 from .colours import clock_style
+from .conduct import seated_person
 from .ratings import change_of, counts_words, rating_text, seat_rating
 from .room import RoomModel, describe_holder, title
 
@@ -144,8 +145,9 @@ def clock_part(face: ClockFace | None, width: int) -> tuple[Text, ...]:
 
 
 class SeatsPanel(Vertical):
-    """Who holds each seat (pick one to change who plays it); for the host of a waiting
-    room, computer players and Start."""
+    """Who holds each seat (pick one to change who plays it, or to mute, block or report
+    another's person), marked where this player mutes or blocks its person; for the host
+    of a waiting room, computer players and Start."""
 
     class SeatClicked(Message):
         def __init__(self, colour: str) -> None:
@@ -186,6 +188,10 @@ class SeatsPanel(Vertical):
             colour = seat["colour"]
             mover = "▶ " if room.to_move == colour and room.status == "playing" else "  "
             holder = describe_holder(seat["holder"], mine=colour in room.playing)
+            person = seated_person(seat["holder"])
+            mark = "" if person is None else room.standing.mark(person)
+            if mark and colour not in room.yours:
+                holder += f" ({mark})"
             rating = rating_text(seat_rating(seat))
             change = change_of(changes.get(colour)) if isinstance(changes, dict) else ""
             after = "".join(f"  {part}" for part in (rating, change) if part)
