@@ -616,6 +616,14 @@ class RoomScreen(Screen[None]):
             who = self.room.holder(colour).get("name") or "its player"
             does = f"{who} is away; the others seated are asked first"
             listed[action] = Command("", f"Let the computer play {title(colour)}", does, action)
+        if not self.room.yours:
+            for seat in self.room.seats:
+                if seat["holder"].get("kind") == "open":
+                    colour = str(seat["colour"])
+                    action = f"sit({colour!r})"
+                    listed[action] = Command(
+                        "", f"Sit in {title(colour)}", "take it and play", action
+                    )
         listed.pop("commands", None)
         return list(listed.values())
 
@@ -952,7 +960,7 @@ class RoomScreen(Screen[None]):
         self.app.exit()
 
     def action_undo(self) -> None:
-        undo = m.Undo(room=self.room.ref)
+        undo = m.Undo(room=self.room.ref, version=self.room.version)
         self._unrating("Taking back a move", lambda: self._request(undo, lambda _: None))
 
     def action_new_game(self) -> None:
@@ -961,7 +969,8 @@ class RoomScreen(Screen[None]):
 
         def again(call: str | None) -> None:
             room.new_game_coming = True
-            self._request(m.NewGame(room=room.ref, call=call), lambda _: None)
+            request = m.NewGame(room=room.ref, call=call, version=room.version)
+            self._request(request, lambda _: None)
 
         def confirmed(sure: bool | None) -> None:
             if sure:
@@ -1150,10 +1159,7 @@ class RoomScreen(Screen[None]):
             request = m.Report(
                 room=self.room.ref, name=person.name, player=person.player, reason=reason
             )
-            told = (
-                f"Your report of {person.name} went to this server's operators, with the game"
-                " and the room's recent chat."
-            )
+            told = f"Your report of {person.name} went to this server's operators."
             self._request(request, lambda _: self.say(told), words=server_words)
 
         return send
@@ -1172,7 +1178,8 @@ class RoomScreen(Screen[None]):
     def action_rematch(self) -> None:
         """The finished game again from a new deal, every holder one seat on."""
         self.room.new_game_coming = True
-        self._request(m.NewGame(room=self.room.ref, rotate=True), lambda _: None)
+        rematch = m.NewGame(room=self.room.ref, rotate=True, version=self.room.version)
+        self._request(rematch, lambda _: None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
@@ -1197,6 +1204,22 @@ class RoomScreen(Screen[None]):
         for screen, then in held:
             self.app.push_screen(screen, then)
 
+    def action_sit(self, colour: str) -> None:
+        """Take the open seat `colour` as a person: a watcher sitting down, or one whose seat
+        the host opened sitting again. Refused plainly where the host sent them out or a
+        person here blocks them."""
+        room = self.room
+
+        def seated(answer: m.ServerMessage) -> None:
+            if isinstance(answer, m.Joined):
+                room.rejoined(answer)
+                self.parlour.keep_seats(room)
+                self._tell_history()
+                self.say(f"You took {title(colour)}.")
+                self.redraw(board=True)
+
+        self._request(m.Join(room=room.ref, seat=colour), seated, words=server_words)
+
     def action_hand_over(self, colour: str) -> None:
         """The computer plays `colour` while its person is away, once the others seated
         agree (protocol.md 2.7); only offered for such a seat (`RoomModel.away_seats`)."""
@@ -1212,7 +1235,7 @@ class RoomScreen(Screen[None]):
 
         def send(sure: bool | None) -> None:
             if sure:
-                request = m.HandOver(room=room.ref, seat=colour)
+                request = m.HandOver(room=room.ref, seat=colour, version=room.version)
                 self._request(request, asked, words=hand_over_refused(colour))
 
         words = (
@@ -1364,6 +1387,7 @@ class ParlourApp(App[None]):
     #question Horizontal { height: auto; margin-top: 1; }
     #question Select { width: 24; margin-top: 1; }
     #question OptionList { height: auto; max-height: 12; margin-top: 1; }
+    PersonScreen #question { width: 80; }
     #question #reason { margin-top: 1; }
     .heading { text-style: bold; }
     """
