@@ -616,14 +616,6 @@ class RoomScreen(Screen[None]):
             who = self.room.holder(colour).get("name") or "its player"
             does = f"{who} is away; the others seated are asked first"
             listed[action] = Command("", f"Let the computer play {title(colour)}", does, action)
-        if not self.room.yours:
-            for seat in self.room.seats:
-                if seat["holder"].get("kind") == "open":
-                    colour = str(seat["colour"])
-                    action = f"sit({colour!r})"
-                    listed[action] = Command(
-                        "", f"Sit in {title(colour)}", "take it and play", action
-                    )
         listed.pop("commands", None)
         return list(listed.values())
 
@@ -1159,7 +1151,10 @@ class RoomScreen(Screen[None]):
             request = m.Report(
                 room=self.room.ref, name=person.name, player=person.player, reason=reason
             )
-            told = f"Your report of {person.name} went to this server's operators."
+            told = (
+                f"Your report of {person.name} went to this server's operators, with the game"
+                " and the room's recent chat."
+            )
             self._request(request, lambda _: self.say(told), words=server_words)
 
         return send
@@ -1203,22 +1198,6 @@ class RoomScreen(Screen[None]):
         held, self.held = self.held, []
         for screen, then in held:
             self.app.push_screen(screen, then)
-
-    def action_sit(self, colour: str) -> None:
-        """Take the open seat `colour` as a person: a watcher sitting down, or one whose seat
-        the host opened sitting again. Refused plainly where the host sent them out or a
-        person here blocks them."""
-        room = self.room
-
-        def seated(answer: m.ServerMessage) -> None:
-            if isinstance(answer, m.Joined):
-                room.rejoined(answer)
-                self.parlour.keep_seats(room)
-                self._tell_history()
-                self.say(f"You took {title(colour)}.")
-                self.redraw(board=True)
-
-        self._request(m.Join(room=room.ref, seat=colour), seated, words=server_words)
 
     def action_hand_over(self, colour: str) -> None:
         """The computer plays `colour` while its person is away, once the others seated
@@ -1387,7 +1366,6 @@ class ParlourApp(App[None]):
     #question Horizontal { height: auto; margin-top: 1; }
     #question Select { width: 24; margin-top: 1; }
     #question OptionList { height: auto; max-height: 12; margin-top: 1; }
-    PersonScreen #question { width: 80; }
     #question #reason { margin-top: 1; }
     .heading { text-style: bold; }
     """
