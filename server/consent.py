@@ -46,7 +46,7 @@ class Consent:
                 f"{colours} has no move to take back"
                 f" (at most {manage.MAX_UNDONE} moves can be taken back in a row)",
             )
-        return self._propose(conn, message.id, seats, kind="undo", keep=keep)
+        return self._propose(conn, message, seats, kind="undo", keep=keep)
 
     def new_game(self, conn: ConnId, message: m.NewGame) -> Outbox:
         """Start again with the same seats, by the consent of every other person seated,
@@ -73,7 +73,7 @@ class Consent:
         call = None if message.call is None else (self._caller(conn), message.call)
         return self._propose(
             conn,
-            message.id,
+            message,
             seats,
             kind="new_game",
             board=message.board,
@@ -86,11 +86,12 @@ class Consent:
         on otherwise), with the consent of the others who are here; the person takes the
         seat back when they come back, as from any stand-in."""
         room = self.room
-        if self._sent_again(conn, message.version, "hand_over", seat=message.seat):
+        seat = room.seat_named(message.seat)
+        colour = message.seat if seat is None else seat.colour
+        if self._sent_again(conn, message.version, "hand_over", seat=colour):
             return [(conn, m.Ok(id=message.id))]
         seats = self._asking_person(conn)
         running(room)
-        seat = room.seat_named(message.seat)
         if seat is None:
             raise refuse(ErrorCode.NO_SUCH_SEAT, f"{room.game.title} has no seat {message.seat!r}")
         if seat.holder is not Holder.HUMAN or seat.conn is not None:
@@ -99,7 +100,7 @@ class Consent:
                 f"{seat.colour} is not held by a person who is away",
             )
         return self._propose(
-            conn, message.id, seats, kind="hand_over", seat=seat.colour, but=seat.colour
+            conn, message, seats, kind="hand_over", seat=seat.colour, but=seat.colour
         )
 
     def draw(self, conn: ConnId, message: m.OfferDraw) -> Outbox:
@@ -118,7 +119,12 @@ class Consent:
                 ErrorCode.NOBODY_TO_ASK,
                 "nobody else here can accept a draw: the computer plays on",
             )
-        return self._propose(conn, message.id, seats, kind="draw")
+        if room.yet_to_move():
+            raise refuse(
+                ErrorCode.TOO_EARLY,
+                "nothing has been played yet to agree on: the game can be aborted instead",
+            )
+        return self._propose(conn, message, seats, kind="draw")
 
     def toss(self, conn: ConnId, call: str) -> None:
         """Toss the coin `conn`'s person called for who moves first."""
@@ -159,10 +165,10 @@ class Consent:
         rotate: bool = False,
         seat: str | None = None,
     ) -> bool:
-        """Whether a request is one `conn`'s seat made already (its answer lost, or
+        """Whether a request is one a seat of `conn`'s made already (its answer lost, or
         `unavailable`), to be answered `ok` again asking nobody: the same request, by the
-        seat whose proposal is open (at `version`, if named), or whose proposal made at
-        `version` has ended."""
+        seat whose proposal is open, or whose last proposal, made at `version`, has ended
+        accepted, or otherwise before its time was up (later, it is asked anew)."""
         room = self.room
         mine = {each.colour for each in room.owned_by(conn)}
 
@@ -178,13 +184,15 @@ class Consent:
 
         waiting, last = room.proposal, room.last_proposal
         if waiting is not None and same(waiting):
-            return version is None or version == waiting.version
-        return version is not None and last is not None and same(last) and last.version == version
+            return True
+        if version is None or last is None or last.version != version or not same(last):
+            return False
+        return last.outcome == ACCEPTED or self.services.clock() < last.expires_at
 
     def _propose(
         self,
         conn: ConnId,
-        request: str | int | None,
+        request: m.Undo | m.NewGame | m.HandOver | m.OfferDraw,
         seats: list[Seat],
         *,
         kind: str,
@@ -197,7 +205,8 @@ class Consent:
     ) -> Outbox:
         """Do it now if nobody else is a person here; else ask every other person (`but`
         the seat a hand-over is about). People sharing the asker's screen agree with it.
-        Either way the room keeps the proposal, to know the request if it comes again."""
+        Either way the room keeps the proposal, at the version the request names (else
+        the room's), to know the request if it comes again."""
         room = self.room
         others = {
             other.colour
@@ -214,7 +223,7 @@ class Consent:
             waiting=others,
             expires_at=self.services.clock() + seconds,
             expires_wall=self.services.wall() + seconds,
-            version=room.version,
+            version=room.version if request.version is None else request.version,
             keep=keep,
             board=board,
             call=call,
@@ -222,22 +231,35 @@ class Consent:
             rotate=rotate,
         )
         self.services.journal.unsaved.add(room.id)
-        done: Outbox = [(conn, m.Ok(id=request))]
+        done: Outbox = [(conn, m.Ok(id=request.id))]
         if not others:
             proposal.outcome = ACCEPTED
             room.last_proposal = proposal
             return [*done, *self._carry_out(proposal), *self.services.shown(room)]
         room.proposal = proposal
-        asked = m.Proposal(
-            room=room.id,
-            proposal=proposal.id,
-            kind=kind,
-            by=seats[0].colour,
-            asked=sorted(others),
-            expires_in=round(seconds),
-            seat=seat,
-        )
+        asked = self._asked(proposal, seconds)
         return [*done, *((member, asked) for member in sorted(room.connections()))]
+
+    def shown_to(self, conn: ConnId) -> Outbox:
+        """The proposal open, for a connection come into the room (back after a restart,
+        a failover or a drop): what it may answer, with the seconds left."""
+        proposal = self.room.proposal
+        if proposal is None:
+            return []
+        left = max(0.0, proposal.expires_at - self.services.clock())
+        return [(conn, self._asked(proposal, left))]
+
+    def _asked(self, proposal: Proposal, seconds: float) -> m.Proposal:
+        """The `proposal` message: the seats it still waits for, and its time left."""
+        return m.Proposal(
+            room=self.room.id,
+            proposal=proposal.id,
+            kind=proposal.kind,
+            by=proposal.by,
+            asked=sorted(proposal.waiting),
+            expires_in=round(seconds),
+            seat=proposal.seat,
+        )
 
     def answer(self, conn: ConnId, message: m.Answer) -> Outbox:
         """One person's answer to the proposal open, for every seat of theirs it asks; the

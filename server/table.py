@@ -98,9 +98,9 @@ class Table:
             case m.Move():
                 return self._move(conn, message)
             case m.Join():
-                return self._join(conn, message)
+                return [*self._join(conn, message), *self.consent.shown_to(conn)]
             case m.Spectate():
-                return self._spectate(conn, message)
+                return [*self._spectate(conn, message), *self.consent.shown_to(conn)]
             case m.Leave():
                 return self._leave(conn, message)
             case m.SetSeat():
@@ -256,6 +256,8 @@ class Table:
             raise refuse(ErrorCode.NOT_WAITING, "the game has begun")
         if isinstance(message, m.FillBots):
             level = level_asked(room, message.level, default_level(room.game.name))
+            if level == room.bot_level and all(s.holder is not Holder.OPEN for s in room.seats):
+                return [(conn, m.Ok(id=message.id))]  # sent again, or nothing to fill
             room.bot_level = level
             for seat in room.seats:
                 if seat.holder is Holder.OPEN:

@@ -76,7 +76,10 @@ OPTIONAL: dict[str, dict[str, Any]] = {
     "set_seat": {"level": "easy"},
     "fill_bots": {"level": "easy"},
     "suggest": {"think_ms": 2500},
-    "new_game": {"board": 12, "rotate": True},
+    "undo": {"version": 3},
+    "new_game": {"board": 12, "rotate": True, "version": 3},
+    "hand_over": {"version": 3},
+    "offer_draw": {"version": 3},
     "resign": {"seat": "red"},
     "score_card": {"preset": "abalone"},
     "leaderboard": {"speed": "live"},
@@ -102,6 +105,10 @@ INTEGER_FIELDS = [
     ("claim", "version"),
     ("suggest", "think_ms"),
     ("new_game", "board"),
+    ("undo", "version"),
+    ("new_game", "version"),
+    ("hand_over", "version"),
+    ("offer_draw", "version"),
     ("set_email", "digest_hours"),
 ]
 CHOICE_FIELDS = [
