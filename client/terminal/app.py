@@ -607,6 +607,14 @@ class RoomScreen(Screen[None]):
                 listed[binding.action] = Command(
                     key, binding.description, binding.tooltip, binding.action
                 )
+        if not self.room.yours:  # a watcher: the open seats first
+            for seat in self.room.seats:
+                if seat["holder"].get("kind") == "open":
+                    colour = str(seat["colour"])
+                    action = f"sit({colour!r})"
+                    listed[action] = Command(
+                        "", f"Sit in {title(colour)}", "take it and play", action
+                    )
         for action, name, does in self.MENU_ONLY:
             if self.check_action(action, ()):
                 hosting = action == "people" and self.room.host
@@ -1151,10 +1159,7 @@ class RoomScreen(Screen[None]):
             request = m.Report(
                 room=self.room.ref, name=person.name, player=person.player, reason=reason
             )
-            told = (
-                f"Your report of {person.name} went to this server's operators, with the game"
-                " and the room's recent chat."
-            )
+            told = f"Your report of {person.name} went to this server's operators."
             self._request(request, lambda _: self.say(told), words=server_words)
 
         return send
@@ -1198,6 +1203,22 @@ class RoomScreen(Screen[None]):
         held, self.held = self.held, []
         for screen, then in held:
             self.app.push_screen(screen, then)
+
+    def action_sit(self, colour: str) -> None:
+        """Take the open seat `colour` as a person: a watcher sitting down, or one whose seat
+        the host opened sitting again. Refused plainly where the host sent them out or a
+        person here blocks them."""
+        room = self.room
+
+        def seated(answer: m.ServerMessage) -> None:
+            if isinstance(answer, m.Joined):
+                room.rejoined(answer)
+                self.parlour.keep_seats(room)
+                self._tell_history()
+                self.say(f"You took {title(colour)}.")
+                self.redraw(board=True)
+
+        self._request(m.Join(room=room.ref, seat=colour), seated, words=server_words)
 
     def action_hand_over(self, colour: str) -> None:
         """The computer plays `colour` while its person is away, once the others seated
@@ -1283,7 +1304,8 @@ class RoomScreen(Screen[None]):
                 break
             except RefusedError as error:
                 if error.code != ErrorCode.UNAVAILABLE or attempt >= REJOIN_ATTEMPTS:
-                    self.say(f"Reconnected, but could not rejoin the room: {error}", error=True)
+                    why = plain_words(error)
+                    self.say(f"Reconnected, but could not rejoin the room: {why}", error=True)
                     return
             except ConnectionLostError as error:
                 self.say(f"Reconnected, but could not rejoin the room: {error}", error=True)
@@ -1366,6 +1388,7 @@ class ParlourApp(App[None]):
     #question Horizontal { height: auto; margin-top: 1; }
     #question Select { width: 24; margin-top: 1; }
     #question OptionList { height: auto; max-height: 12; margin-top: 1; }
+    PersonScreen #question { width: 80; }
     #question #reason { margin-top: 1; }
     .heading { text-style: bold; }
     """

@@ -327,7 +327,15 @@ class PersonScreen(ModalScreen[str | None]):
             yield Static(self.words, id="words")
             yield OptionList(
                 *(
-                    Option(Text.assemble((f"{name:<{named}}  ", "bold"), does), id=answer)
+                    Option(
+                        Text.assemble(
+                            (f"{name:<{named}}  ", "bold"),
+                            does,
+                            no_wrap=True,
+                            overflow="ellipsis",
+                        ),
+                        id=answer,
+                    )
                     for answer, name, does in self.choices
                 ),
                 id="choices",

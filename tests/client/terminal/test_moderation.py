@@ -14,7 +14,7 @@ from textual.css.query import NoMatches
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, RichLog, Static
 
-from parlour.client.connection import Connection, RefusedError
+from parlour.client.connection import BarredError, Connection, RefusedError
 from parlour.client.terminal.app import WATCHERS_HEADING, WATCHING_WORDS, ParlourApp
 from parlour.client.terminal.conduct import (
     Person,
@@ -39,7 +39,16 @@ from parlour.protocol.players import new_key, player_id
 from parlour.server import ServerConfig, operators, running_server
 from parlour.server.serve import addresses
 
-from .test_app import SCREEN, command, room_view, screen_of, status_text, type_line, until
+from .test_app import (
+    SCREEN,
+    command,
+    room_view,
+    screen_of,
+    status_text,
+    type_fast,
+    type_line,
+    until,
+)
 from .test_endings import asked, focused_button, log_text, question
 
 ZED = new_key()
@@ -83,18 +92,29 @@ async def choose(
     pilot: Pilot[None], kind: type[PeopleScreen] | type[PersonScreen], at: int
 ) -> None:
     """Down to the `at`th line of the list on the screen, and Enter."""
-    await until(pilot, lambda: isinstance(pilot.app.screen, kind), f"a {kind.__name__} came")
-    options = pilot.app.screen.query_one(OptionList)
-    await until(pilot, lambda: options.has_focus, "the list had the keys")
-    for _ in range(at):
-        await pilot.press("down")
+
+    def listed() -> OptionList | None:
+        screen = pilot.app.screen
+        found = screen.query(OptionList) if isinstance(screen, kind) else None
+        return found.first() if found else None
+
+    await until(pilot, lambda: bool((shown := listed()) and shown.has_focus), f"a {kind.__name__}")
+    options = listed()
+    assert options is not None
+    await type_fast(pilot, *["down"] * at)
     await until(pilot, lambda: options.highlighted == at, f"line {at} was chosen")
     await pilot.press("enter")
 
 
-async def about(pilot: Pilot[None], whom: int, what: int) -> None:
-    """People, the `whom`th person, then the `what`th choice (0: Nothing)."""
-    await command(pilot, "People")
+async def about(pilot: Pilot[None], whom: int, what: int, *, f1: bool = False) -> None:
+    """People (from the F1 list, with `f1`; else as its action, which is quicker), the
+    `whom`th person, then the `what`th choice (0: Nothing)."""
+    if f1:
+        await command(pilot, "People")
+    else:
+        app = pilot.app
+        assert isinstance(app, ParlourApp)
+        screen_of(app).action_people()
     await choose(pilot, PeopleScreen, whom)
     await choose(pilot, PersonScreen, what)
 
@@ -167,7 +187,9 @@ async def test_a_watcher_is_told_so_and_says_to_the_watchers_and_enter_changes_n
         # People: everyone but zed; Enter on each question changes nothing.
         await command(pilot, "People")
         await until(pilot, lambda: isinstance(app.screen, PeopleScreen), "whom, first")
-        assert app.screen.people == ["ann: plays Black", "bob: plays White"]
+        whom = app.screen
+        assert isinstance(whom, PeopleScreen)
+        assert whom.people == ["ann: plays Black", "bob: plays White"]
         await choose(pilot, PeopleScreen, 0)
         await until(pilot, lambda: isinstance(app.screen, PersonScreen), "then what")
         assert question(app) == "ann plays Black. What now?"
@@ -182,6 +204,27 @@ async def test_a_watcher_is_told_so_and_says_to_the_watchers_and_enter_changes_n
         await again.close()
 
 
+async def test_a_watcher_sits_in_an_open_seat_from_the_commands(
+    people: tuple[Connection, Connection], zed: Connection
+) -> None:
+    ann, _ = people
+    made = await ann.request(m.CreateRoom(game="othello", seat="black", public=True))
+    assert isinstance(made, m.Joined)
+    ref = str(made.room["room"])
+    watching = await zed.request(m.Spectate(room=ref))
+    assert isinstance(watching, m.Watching)
+    app = ParlourApp(zed, RoomModel.watching(watching, ref))
+    async with app.run_test(size=SCREEN) as pilot:
+        screen = screen_of(app)
+        await command(pilot, "Sit in White")
+        await until(pilot, lambda: screen.room.playing == ["white"], "zed sat down")
+        assert screen.room.token is not None and not screen.room.watcher
+        assert "You took White." in status_text(app)
+        assert screen.query_one("#chat", Input).placeholder == "Say something (Enter sends)"
+        assert not screen.query_one("#watch-pane").display
+        assert "Sit in White" not in [each.name for each in screen.commands]
+
+
 async def test_a_mute_hides_a_persons_later_lines_and_marks_them(
     people: tuple[Connection, Connection], zed: Connection
 ) -> None:
@@ -193,7 +236,7 @@ async def test_a_mute_hides_a_persons_later_lines_and_marks_them(
         await say(bob, room, "one")
         await until(pilot, lambda: "bob (White): one" in log_text(app), "bob was heard")
 
-        await about(pilot, 0, 0)  # bob, Nothing
+        await about(pilot, 0, 0, f1=True)  # bob, Nothing
         await until(pilot, lambda: app.screen is screen, "nothing was done")
         assert not app.standing.mutes(Person("bob", bob_id(bob)))
 
@@ -232,7 +275,7 @@ async def test_a_block_is_asked_first_and_a_blocked_player_is_told_plainly(
     app = ParlourApp(ann, room)
     async with app.run_test(size=SCREEN) as pilot:
         screen = screen_of(app)
-        await about(pilot, 1, 2)  # zed, Block
+        await about(pilot, 1, 2, f1=True)  # zed, Block
         await asked(pilot, ConfirmScreen)
         block = "Block zed? They cannot sit at your tables, and you will not see their chat."
         assert question(app) == block and focused_button(app) == "no"
@@ -279,15 +322,16 @@ async def test_a_report_is_sent_with_the_reason_typed(tmp_path: Path) -> None:
             app = ParlourApp(ann, room)
             async with app.run_test(size=SCREEN) as pilot:
                 screen = screen_of(app)
-                await about(pilot, 1, 3)  # zed, Report
+                await about(pilot, 1, 3, f1=True)  # zed, Report
                 await until(pilot, lambda: isinstance(app.screen, ReportScreen), "why, asked")
                 reason = app.screen.query_one("#reason", Input)
                 await until(pilot, lambda: reason.has_focus, "typed into its field")
                 await pilot.press("enter")
                 await pilot.pause()
-                assert isinstance(app.screen, ReportScreen), "nothing typed, nothing sent"
-                for key in "insults the players":
-                    await pilot.press(key if key != " " else "space")
+                asking = app.screen
+                assert isinstance(asking, ReportScreen), "nothing typed, nothing sent"
+                await type_fast(pilot, *"insults the players")
+                await until(pilot, lambda: reason.value == "insults the players", "typed")
                 await pilot.press("enter")
                 sent = "Your report of zed went to this server's operators"
                 await until(pilot, lambda: sent in status_text(app), "it said it was sent")
@@ -296,6 +340,10 @@ async def test_a_report_is_sent_with_the_reason_typed(tmp_path: Path) -> None:
             assert (report["by_name"], report["person"]) == ("ann", player_id(ZED))
             assert report["reason"] == "insults the players"
             assert [line["text"] for line in report["chat"]] == ["you all stink"]
+            # The operators bar zed: his next hello is refused for good, in their words.
+            operators.bar(data, None, player_id(ZED), "insults")
+            with pytest.raises(BarredError, match="have barred you from it: insults$"):
+                await Connection.open(url, "zed", key=ZED, retry_delays=(0.05,))
         finally:
             for connection in (ann, bob, zed):
                 await connection.close()
@@ -309,7 +357,7 @@ async def test_the_host_sends_a_watcher_out_asked_first(
     app = ParlourApp(ann, room)
     async with app.run_test(size=SCREEN) as pilot:
         screen = screen_of(app)
-        await about(pilot, 1, 4)  # zed, Send out
+        await about(pilot, 1, 4, f1=True)  # zed, Send out
         await asked(pilot, ConfirmScreen)
         assert question(app) == (
             "Send zed out of this room? They may not watch it or sit in it again for as long"
@@ -376,7 +424,7 @@ async def test_the_host_opens_a_persons_seat_before_the_start_asked_first(
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is screen, "closed")
 
-        await about(pilot, 0, 4)  # bob, Open White
+        await about(pilot, 0, 4, f1=True)  # bob, Open White
         await asked(pilot, ConfirmScreen)
         assert question(app) == (
             "Open White, bob's seat, for someone else to take? bob watches from then on,"
