@@ -167,8 +167,9 @@ class Consent:
     ) -> bool:
         """Whether a request is one a seat of `conn`'s made already (its answer lost, or
         `unavailable`), to be answered `ok` again asking nobody: the same request, by the
-        seat whose proposal is open, or whose last proposal, made at `version`, has ended
-        accepted, or otherwise before its time was up (later, it is asked anew)."""
+        seat whose proposal is open, or whose last proposal, made at `version`, was carried
+        out. One declined or expired changed nothing: it was made already only if `conn`
+        was not answered `ok` for it (and so told how it ended), within its time."""
         room = self.room
         mine = {each.colour for each in room.owned_by(conn)}
 
@@ -187,7 +188,9 @@ class Consent:
             return True
         if version is None or last is None or last.version != version or not same(last):
             return False
-        return last.outcome == ACCEPTED or self.services.clock() < last.expires_at
+        if last.outcome == ACCEPTED:
+            return True
+        return conn != last.asked_on and self.services.clock() < last.expires_at
 
     def _propose(
         self,
@@ -229,6 +232,7 @@ class Consent:
             call=call,
             seat=seat,
             rotate=rotate,
+            asked_on=conn,
         )
         self.services.journal.unsaved.add(room.id)
         done: Outbox = [(conn, m.Ok(id=request.id))]

@@ -183,6 +183,9 @@ class Proposal:
     """For a hand-over: the seat of the person away that the computer is to play."""
     rotate: bool = False
     """For a rematch: whether each holder moves on to the next seat."""
+    asked_on: ConnId | None = None
+    """The connection the request was answered `ok` on, and told how it ended: the same
+    request from it after a refusal or silence asks anew. Not kept in the record."""
 
 
 @dataclass(frozen=True, slots=True)

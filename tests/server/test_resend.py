@@ -277,19 +277,30 @@ def test_a_new_request_after_seeing_the_result_asks_again() -> None:
     assert again.proposal != asked.proposal and room.open().id == again.proposal
 
 
-def test_a_declined_proposal_sent_again_is_ok_till_its_time_is_up_then_asks_again() -> None:
+def test_a_declined_proposal_is_known_again_where_its_ok_was_lost_and_asked_anew_where_not() -> (
+    None
+):
     room, draw = three("draw")
     (asked,) = proposals(room.lobby.handle(1, draw), 2)
     decline = m.Answer(room=room.ref, proposal=asked.proposal, accept=False)
     ended = room.twice(2, decline)
     assert [e.outcome for e in to(ended, 1) if isinstance(e, m.ProposalEnded)] == ["declined"]
-    room.again(1, draw, [(1, m.Ok())])
     accept = dataclasses.replace(decline, accept=True)
     assert error_code(room.lobby.handle(2, accept), 2) == "no_such_proposal"
     assert error_code(room.lobby.handle(3, accept), 3) == "no_such_proposal", "never answered"
+    # Ann's connection dropped before her `ok` came: from her new one, it is the offer
+    # sent again, while its time lasts.
+    room.lobby.disconnect(1)
+    room.lobby.handle(4, m.Hello(version=1, name="Ann", key=room.keys["Ann"]))
+    assert isinstance(room.ask(4, m.Join(room=room.ref, seat="blue")), m.Joined)
+    room.again(4, draw, [(4, m.Ok())])
     room.clock.now += PROPOSAL_SECONDS
-    (anew,) = proposals(room.lobby.handle(1, draw), 2)
-    assert anew.proposal != asked.proposal
+    (later,) = proposals(room.lobby.handle(4, draw), 2)
+    assert later.proposal != asked.proposal
+    # Her answer came, and the refusal: the same offer again is a new one (she may ask again).
+    room.ask(2, m.Answer(room=room.ref, proposal=later.proposal, accept=False))
+    (anew,) = proposals(room.lobby.handle(4, draw), 2)
+    assert anew.proposal not in (asked.proposal, later.proposal)
 
 
 def test_an_expired_proposal_or_one_asked_without_a_version_is_asked_again() -> None:
@@ -389,10 +400,10 @@ def test_an_open_proposal_and_the_last_one_are_kept_in_the_record_their_expiry_i
         {"red": True},
     )
     assert dataclasses.replace(back.proposal, expires_at=0) == dataclasses.replace(
-        room.open(), expires_at=0
+        room.open(), expires_at=0, asked_on=None
     )
     assert dataclasses.replace(back.last_proposal, expires_at=0) == dataclasses.replace(
-        room.last(), expires_at=0
+        room.last(), expires_at=0, asked_on=None
     )
 
 
