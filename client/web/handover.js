@@ -48,7 +48,7 @@ export async function askHandOver(room, colour) {
   dialog.id = "hand-over-dialog";
   if ((await result) !== "hand") return;
   try {
-    await room.request({ type: "hand_over", room: room.ref, seat: colour });
+    await room.request({ type: "hand_over", room: room.ref, seat: colour, version: room.view.version });
   } catch (error) {
     room.refuse(error);
   }

@@ -986,7 +986,7 @@ export class RoomView {
   async undo() {
     if (!(await this.unratingAllowed("Taking back a move"))) return;
     try {
-      await this.request({ type: "undo", room: this.ref });
+      await this.request({ type: "undo", room: this.ref, version: this.view.version });
     } catch (error) {
       this.refuse(error);
     }
@@ -995,7 +995,7 @@ export class RoomView {
   /** Offer to end the game as it stands: the others seated are asked (the log says so). */
   async offerDraw() {
     try {
-      await this.request({ type: "offer_draw", room: this.ref });
+      await this.request({ type: "offer_draw", room: this.ref, version: this.view.version });
     } catch (error) {
       this.refuse(error);
     }
@@ -1090,7 +1090,7 @@ export class RoomView {
       ],
     );
     if ((await result) !== "start") return;
-    const request = { type: "new_game", room: this.ref };
+    const request = { type: "new_game", room: this.ref, version: this.view.version };
     if (board.value !== "") request.board = Number(board.value);
     if (calling.length && coin.value) request.call = coin.value;
     try {
@@ -1619,7 +1619,7 @@ export class RoomView {
   /** Play again at once, every seat's holder moved to the next seat in turn order. */
   async rematch() {
     try {
-      await this.request({ type: "new_game", room: this.ref, rotate: true });
+      await this.request({ type: "new_game", room: this.ref, rotate: true, version: this.view.version });
     } catch (error) {
       this.refuse(error);
     }

@@ -26,10 +26,12 @@ def rematch(player: Player, seat: str) -> None:
     """Press Rematch after the end, check what it asked, and wait until the player's person
     plays `seat` (the bots may play on at once: the new game is not waited for)."""
     sent = Sent(player.page)
+    version = player.hook("room.view.version")
     player.page.click("[data-action=rematch]")
     player.wait("room.playing().length === 1 && room.playing()[0] === arg", seat)
     asked = [message for message in sent.messages if message["type"] == "new_game"]
-    assert asked == [{"type": "new_game", "room": player.hook("room.ref"), "rotate": True}]
+    ref = player.hook("room.ref")
+    assert asked == [{"type": "new_game", "room": ref, "rotate": True, "version": version}]
 
 
 def test_rematch_moves_both_seats_round_in_othello(open_player: Any) -> None:
