@@ -167,7 +167,8 @@ class Proposal:
     """The same instant in Unix time, as the room's record keeps it: a restart or another
     server's clock does not carry the lobby's."""
     version: int = 0
-    """The room's version when it was asked: a request sent again names it."""
+    """The room's version the request named (else the room's when it was asked): the
+    request sent again names it."""
     answers: dict[str, bool] = field(default_factory=dict)
     """Each colour's answer given, `True` for accepted."""
     outcome: str | None = None
