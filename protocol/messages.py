@@ -593,6 +593,7 @@ class Proposal(Message):
     asked: list[str] = spec(SEATS)
     expires_in: int = spec(INT)
     seat: str | None = spec(SEAT, None)
+    rotate: bool = spec(BOOL, False)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

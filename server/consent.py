@@ -263,6 +263,7 @@ class Consent:
             asked=sorted(proposal.waiting),
             expires_in=round(seconds),
             seat=proposal.seat,
+            rotate=proposal.rotate,
         )
 
     def answer(self, conn: ConnId, message: m.Answer) -> Outbox:

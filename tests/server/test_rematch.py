@@ -67,7 +67,7 @@ def test_two_people_swap_colours_and_the_first_move_changes_hands() -> None:
     assert isinstance(answer(outbox, 2), m.Ok)
     assert held.status is Status.FINISHED, "Ann is asked first"
     (asked,) = [sent for conn, sent in outbox if conn == 1 and isinstance(sent, m.Proposal)]
-    assert (asked.kind, asked.asked) == ("new_game", ["black"])
+    assert (asked.kind, asked.asked, asked.rotate) == ("new_game", ["black"], True)
     outbox = table.lobby.handle(1, m.Answer(room=room, proposal=asked.proposal, accept=True))
     assert holders(held) == [("black", "Bob", None), ("white", "Ann", None)]
     assert held.status.value == "playing" and held.version == version + 1 and held.moves == []
