@@ -74,6 +74,11 @@ class BarredError(LastingRefusalError):
     """This server's operators barred the player (protocol.md 2.14): every hello with their
     key is refused, so a dropped connection stops dialling."""
 
+    def __init__(self, url: str, reason: str) -> None:
+        super().__init__(f"{url} refused us: {reason}")
+        self.reason = reason
+        """The server's words, which say why."""
+
 
 class CertificateError(LastingRefusalError):
     """The server's TLS certificate was refused; the message says why and what may help."""
@@ -333,7 +338,7 @@ class Connection:
             if reply.code == "name_taken":
                 raise NameTakenError(self.url, self.name)
             if reply.code == "barred":
-                raise BarredError(f"{self.url} refused us: {reply.message}")
+                raise BarredError(self.url, reply.message)
             raise ConnectError(f"{self.url} refused us: {reply.message}")
         if not isinstance(reply, m.Welcome):
             await websocket.close()

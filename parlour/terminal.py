@@ -24,6 +24,7 @@ from typing import Any
 
 from parlour.bots import levels_for
 from parlour.client.connection import (
+    BarredError,
     ConnectError,
     Connection,
     ConnectionLostError,
@@ -266,6 +267,8 @@ async def connected(
         connection = await Connection.open(url, name, key=key, ask_name=ask_in_terminal, ca=ca)
     except NameTakenError as error:
         raise SetupError(f"{error}: choose another with --name NAME") from None
+    except BarredError as error:
+        raise SetupError(refused_words("barred", error.reason) or str(error)) from None
     except ConnectError as error:
         raise SetupError(str(error)) from None
     try:

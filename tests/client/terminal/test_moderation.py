@@ -38,6 +38,7 @@ from parlour.protocol import messages as m
 from parlour.protocol.players import new_key, player_id
 from parlour.server import ServerConfig, operators, running_server
 from parlour.server.serve import addresses
+from parlour.terminal import SetupError, connected
 
 from .test_app import (
     SCREEN,
@@ -342,8 +343,12 @@ async def test_a_report_is_sent_with_the_reason_typed(tmp_path: Path) -> None:
             assert [line["text"] for line in report["chat"]] == ["you all stink"]
             # The operators bar zed: his next hello is refused for good, in their words.
             operators.bar(data, None, player_id(ZED), "insults")
-            with pytest.raises(BarredError, match="have barred you from it: insults$"):
+            with pytest.raises(BarredError, match=r"have barred you from it: insults$"):
                 await Connection.open(url, "zed", key=ZED, retry_delays=(0.05,))
+            barred = r"^This server's operators have barred you from it: insults[.]$"
+            with pytest.raises(SetupError, match=barred):
+                async with connected(url, "zed", ZED):
+                    pass
         finally:
             for connection in (ann, bob, zed):
                 await connection.close()
