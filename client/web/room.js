@@ -830,6 +830,9 @@ export class RoomView {
   /** A proposal: asked of a person here, a question whose safe answer, Decline, Enter gives;
    * else a line in the log. */
   async proposed(proposal) {
+    // A proposal is sent again to a connection coming into the room (a join sent again):
+    // one already shown is not asked twice.
+    if (this.proposals.has(proposal.proposal)) return;
     const room = this.proposalRoom();
     this.proposals.set(proposal.proposal, room);
     if (!this.yours().some((colour) => proposal.asked.includes(colour))) {

@@ -296,7 +296,7 @@ def test_every_command_is_a_button_in_its_group_and_does_its_job(
     }
     assert groups == {
         "hints": ["possible", "best", "suggest", "thinking"],
-        "game": ["undo", "new-game", "score-card", "replay"],
+        "game": ["undo", "offer-draw", "abort", "new-game", "score-card", "replay"],
         "files": ["save", "load", "export", "import"],
     }
     page.locator(".side").screenshot(path=str(output_dir / "new-player-controls.png"))
