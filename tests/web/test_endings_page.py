@@ -161,7 +161,7 @@ def test_a_draw_declined_by_enter_then_agreed_and_a_rematch_declined_by_enter(
     # A rematch asked after the end is a question too, declined by Enter.
     ann.page.click("[data-action=rematch]")
     question.wait_for()
-    assert question.locator("p").first.inner_text() == "Black asks to play a rematch. Agree?"
+    assert question.locator("p").first.inner_text() == "Black asks to play again, everyone one seat on. Agree?"
     assert focused(bob) == "no"
     bob.page.keyboard.press("Enter")
     for player, seat in ((ann, "black"), (bob, "white")):
