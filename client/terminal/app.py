@@ -325,9 +325,9 @@ class RoomScreen(Screen[None]):
         """Who watches, marked where muted or blocked, with how many of their lines this
         player has not seen; their chat apart from the players', where it is shown."""
         room = self.room
-        names = []
+        names, me = [], self.me
         for person in room.watchers:
-            mark = room.standing.mark(person)
+            mark = "you" if person.among(me) else room.standing.mark(person)
             names.append(f"{person.name} ({mark})" if mark else person.name)
         parts = [f"Watching: {', '.join(names)}."] if names else []
         shown = self.watchers_shown

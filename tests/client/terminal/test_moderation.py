@@ -178,6 +178,7 @@ async def test_a_watcher_is_told_so_and_says_to_the_watchers_and_enter_changes_n
         assert chat.placeholder == "Say something to the watchers (Enter sends)"
         assert chat.region.bottom <= 22 and chat.region.height > 0, "on an 80 x 24 screen"
         assert "Watchers" not in [each.name for each in screen.commands], "always shown"
+        assert watchers_line(app) == "Watching: zed (you)."
 
         await type_line(pilot, "Mute bob, F1 him!")
         await until(pilot, lambda: "zed: Mute bob, F1 him!" in watchers_text(app), "said")
