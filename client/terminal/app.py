@@ -1215,6 +1215,7 @@ class RoomScreen(Screen[None]):
                 room.rejoined(answer)
                 self.parlour.keep_seats(room)
                 self._tell_history()
+                self.watchers_seen = len(room.watchers_said)  # seen while watching
                 self.say(f"You took {title(colour)}.")
                 self.redraw(board=True)
 

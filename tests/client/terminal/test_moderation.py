@@ -218,8 +218,11 @@ async def test_a_watcher_sits_in_an_open_seat_from_the_commands(
     app = ParlourApp(zed, RoomModel.watching(watching, ref))
     async with app.run_test(size=SCREEN) as pilot:
         screen = screen_of(app)
+        assert isinstance(await zed.request(m.Chat(room=ref, text="may I play?")), m.Ok)
+        await until(pilot, lambda: "zed: may I play?" in watchers_text(app), "said watching")
         await command(pilot, "Sit in White")
         await until(pilot, lambda: screen.room.playing == ["white"], "zed sat down")
+        assert "hidden" not in watchers_line(app), "what zed saw while watching stays seen"
         assert screen.room.token is not None and not screen.room.watcher
         assert "You took White." in status_text(app)
         assert screen.query_one("#chat", Input).placeholder == "Say something (Enter sends)"
