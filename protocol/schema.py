@@ -291,7 +291,10 @@ def _history_entry() -> Schema:
             {"name": STRING, "level": STRING},
         ),
         "seat": ({"seat": COLOUR, "holder": ref("holder")}, {"by": STRING, "after": COUNT}),
-        "chat": ({"name": STRING, "text": STRING}, {"seat": COLOUR, "watching": BOOLEAN}),
+        "chat": (
+            {"name": STRING, "text": STRING},
+            {"seat": COLOUR, "watching": BOOLEAN, "player": STRING},
+        ),
         "started": ({"first": COLOUR}, coin),
         "over": (
             {

@@ -44,7 +44,9 @@ class Conduct:
             player=people.players.get(conn),
             watching=watching,
         )
-        marked = {"watching": True} if watching else {}
+        marked: dict[str, object] = {"watching": True} if watching else {}
+        if line.player is not None:
+            marked["player"] = line.player
         wall = self.services.wall()
         room.history.add(CHAT, wall, name=line.name, seat=line.seat, text=line.text, **marked)
         self.services.journal.unsaved.add(room.id)

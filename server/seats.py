@@ -53,7 +53,7 @@ class Seats:
             seats[0].player = people.player_of(conn, seats[0].name)
         for seat in seats:
             if seat.conn is not None and seat.conn != conn:
-                self.watching(seat.conn)
+                room.spectators.add(seat.conn)  # their own old connection: not a watcher
                 outbox.append((seat.conn, m.SeatChanged(room=room.id, seat=seat.colour)))
             seat.conn, seat.dropped_at = conn, None
             if seat.holder is Holder.STANDIN:

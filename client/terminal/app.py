@@ -220,6 +220,9 @@ class RoomScreen(Screen[None]):
         self.composed = False
         """Whether the widgets are up to be drawn on; until then only the room is kept."""
         self.held: list[tuple[ModalScreen[Any], Callable[[Any], None]]] = []
+        self.asking: str | None = None
+        """The proposal this screen asks its person about and awaits the answer to: one
+        sent again (to a connection coming back into the room) is not asked twice."""
         """Questions that came while a chat line was being written (`_ask_unbidden`)."""
         self.ratings_told: tuple[int, str] | None = None
         """The rating changes last written to the log, so each is written once."""
@@ -686,11 +689,13 @@ class RoomScreen(Screen[None]):
         elif isinstance(event, m.Proposal):
             self.flash = ""
             self.log_line(self.room.news)
-            if self.room.asks_me:
+            if self.room.asks_me and self.asking != event.proposal:
+                self.asking = event.proposal
                 self.app.bell()
                 self._ask_unbidden(ProposalScreen(self.room.news), self._answer(event))
         elif isinstance(event, m.ProposalEnded):
             self.flash = ""
+            self.asking = None
             self.log_line(self.room.news)
             self.held = [held for held in self.held if not isinstance(held[0], ProposalScreen)]
             if isinstance(self.app.screen, ProposalScreen):
@@ -698,6 +703,7 @@ class RoomScreen(Screen[None]):
 
     def _answer(self, proposal: m.Proposal) -> Callable[[bool | None], None]:
         def send(accept: bool | None) -> None:
+            self.asking = None
             if self.room.proposal is not None and self.room.proposal.proposal == proposal.proposal:
                 answer = m.Answer(
                     room=self.room.ref, proposal=proposal.proposal, accept=bool(accept)
