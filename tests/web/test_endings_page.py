@@ -161,7 +161,8 @@ def test_a_draw_declined_by_enter_then_agreed_and_a_rematch_declined_by_enter(
     # A rematch asked after the end is a question too, declined by Enter.
     ann.page.click("[data-action=rematch]")
     question.wait_for()
-    assert question.locator("p").first.inner_text() == "Black asks to play again, everyone one seat on. Agree?"
+    asked = "Black asks to play again, everyone one seat on. Agree?"
+    assert question.locator("p").first.inner_text() == asked
     assert focused(bob) == "no"
     bob.page.keyboard.press("Enter")
     for player, seat in ((ann, "black"), (bob, "white")):
