@@ -58,7 +58,7 @@ def bar(data_dir: Path | None, redis_url: str | None, player: str, reason: str) 
 def lift_bar(data_dir: Path | None, redis_url: str | None, player: str) -> bool:
     """Let `player` in again; whether they were barred."""
     if redis_url is not None:
-        return asyncio.run(_remote(redis_url, lambda records: records.lift_bar(player)))
+        return bool(asyncio.run(_remote(redis_url, lambda records: records.lift_bar(player))))
     store = _store(data_dir)
     try:
         return store.lift_bar(player)

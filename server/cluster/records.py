@@ -16,6 +16,8 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 from redis.exceptions import WatchError
 
+from parlour.protocol.players import fold
+
 from .. import vacations
 from ..emails import (
     HOUR_MS,
@@ -40,7 +42,6 @@ from ..store import (
     MY_GAMES,
     Save,
     SetInitials,
-    fold,
     leaders,
     player_lines,
     tally,
