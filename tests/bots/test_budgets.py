@@ -14,8 +14,10 @@ SHORT = 0.02
 """The budget every level must keep to: what a crowded server may give a search."""
 SLACK = 0.015
 """What a search may run past its budget to hand its last thought over."""
-QUICK = 0.05
-"""The longest a quick level may take, whatever its budget."""
+QUICK = 0.25
+"""The longest a quick level may take given 10 s: far below the budget, so it does not
+think to its budget, with room for a machine busy with other tests (how fast each level
+is, is measured in benchmarks/, not asserted here)."""
 LEVELS = [(name, level.name) for name in sorted(GAMES) for level in levels_of(name)]
 
 
