@@ -92,6 +92,10 @@ class RedisProcess:
             await self.process.wait()
 
 
+STOP_SECONDS = 5.0
+"""How long a process a test started has to stop on SIGTERM before it is killed."""
+
+
 @dataclass
 class Spawned:
     """A process a test started, and signals it alone."""
@@ -107,13 +111,14 @@ class Spawned:
         await self.process.wait()
 
     async def stop(self) -> None:
-        """SIGTERM, then SIGKILL if it has not stopped within 20 s."""
+        """SIGTERM, then SIGKILL if it has not stopped within `STOP_SECONDS` (a test that
+        asks how a node stops says so itself; a test's teardown does not wait longer)."""
         if self.process.returncode is not None:
             return
         self.signal(signal.SIGCONT)
         self.signal(signal.SIGTERM)
         try:
-            await asyncio.wait_for(self.process.wait(), 20)
+            await asyncio.wait_for(self.process.wait(), STOP_SECONDS)
         except TimeoutError:
             await self.kill()
 
