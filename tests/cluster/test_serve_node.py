@@ -50,7 +50,7 @@ async def test_a_node_stopped_with_sigterm_hands_its_rooms_over_at_once(
     joined = await host.request(m.CreateRoom(game="othello", seat="black", public=False))
     assert isinstance(joined, m.Joined) and joined.code is not None
     room = joined.room["room"]
-    redis = Redis.from_url(redis_server.url)
+    redis = Redis.from_url(redis_server.url, decode_responses=True)
     try:
         lease = f"parlour:room:{room}:lease"
         held = await redis.get(lease)  # "node:fence"
@@ -58,7 +58,7 @@ async def test_a_node_stopped_with_sigterm_hands_its_rooms_over_at_once(
         await leaving.stop()
         assert leaving.process.returncode == 0
         now = await redis.get(lease)
-        assert now is None or now.split(b":")[0] != held.split(b":")[0], (
+        assert now is None or str(now).split(":")[0] != str(held).split(":")[0], (
             "released (the other node may take it at once), not left to run out"
         )
     finally:
