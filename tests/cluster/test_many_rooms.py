@@ -1,4 +1,4 @@
-"""Eighteen rooms spread over three nodes while nodes are killed at random and replaced:
+"""Twelve rooms spread over three nodes while nodes are killed at random and replaced:
 afterwards every acknowledged move is in its room exactly once, where it was played."""
 
 import asyncio
@@ -14,10 +14,10 @@ from .conftest import StartNode, start_nodes
 from .players import LOST, RETRY_PAUSE, Reconnecting
 from .processes import Node
 
-PAIRS = 6
+PAIRS = 4
 ROOMS_EACH = 3
 """Rooms a pair of players share: a connection may host three rooms at once."""
-MOVES = 16
+MOVES = 12
 """Moves played in each room."""
 KILLS = 2
 """Nodes killed, one each time another third of all the moves has been played: the
