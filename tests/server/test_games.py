@@ -12,7 +12,7 @@ from parlour.server import ParlourServer, ServerConfig, running_server
 from . import faulty_bots
 from .wsclient import Client
 
-LONG_GAME_LIMIT = {"tripppin": {"max_plies": 300}, "oubliette": {"max_plies": 60}}
+LONG_GAME_LIMIT = {"tripppin": {"max_plies": 300}, "oubliette": {"max_plies": 30}}
 """Ply limits for the games the weakest bots could play on and on: Oubliette's never eject
 a piece, and end on the limit."""
 
