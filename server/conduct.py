@@ -58,12 +58,6 @@ class Conduct:
         if self.services.people.person(conn) in self.room.removed:
             raise refuse(ErrorCode.REMOVED, REMOVED_WORDS)
 
-    def may_watch(self, conn: ConnId) -> None:
-        """Refuse a person the host sent out; else note who watches, for the room view."""
-        room, people = self.room, self.services.people
-        self.may_enter(conn)
-        room.watchers[conn] = (people.name(conn), people.players.get(conn))
-
     def watchers_shown(self, but: ConnId) -> Outbox:
         """The room view to everyone in it but `but`, for its list of watchers: nothing in
         the game changed (no bot is woken, nothing is stored)."""

@@ -154,8 +154,7 @@ class Table:
             seat.seat_human(name, room.host_token, conn, player)
             self.seats.noted(seat, by=name)
         else:
-            room.spectators.add(conn)
-            self.conduct.may_watch(conn)
+            self.seats.watching(conn)
         self.seats.enter(conn)
         shown = self.services.known.show_ratings(room)
         return [(conn, self.seats.joined(conn, request, room.host_token, seat)), *shown]
@@ -209,8 +208,8 @@ class Table:
         room = self.room
         new = not room.owned_by(conn) and conn not in room.spectators
         if not room.owned_by(conn):
-            self.conduct.may_watch(conn)
-            room.spectators.add(conn)
+            self.conduct.may_enter(conn)
+            self.seats.watching(conn)
         self.seats.enter(conn)
         watching = m.Watching(id=message.id, room=room.view(conn), history=room.history.window())
         return [(conn, watching), *(self.conduct.watchers_shown(but=conn) if new else [])]
