@@ -53,6 +53,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group(group))
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Fail a grouped test on a worker of `--dist loadgroup` whose node id pytest-xdist did
+    not mark with the group (its way of telling the scheduler): the group is ignored then,
+    and the cluster's tests would run against each other."""
+    lost = grouped(item) and "@" not in item.nodeid
+    if lost and item.config.getoption("loadgroup", default=False):
+        pytest.fail(
+            "pytest-xdist did not group this test: this pytest and this pytest-xdist "
+            "do not work together (see the pins in pyproject.toml)",
+            pytrace=False,
+        )
+
+
+def grouped(item: pytest.Item) -> bool:
+    return item.get_closest_marker("xdist_group") is not None
+
+
 def uses_module_fixture(item: pytest.Item) -> bool:
     info = getattr(item, "_fixtureinfo", None)
     if info is None:

@@ -94,6 +94,8 @@ class RedisProcess:
 
 STOP_SECONDS = 5.0
 """How long a process a test started has to stop on SIGTERM before it is killed."""
+WORKER_STOP_SECONDS = 15.0
+"""How long a worker asked for its count of searches has to finish those it holds."""
 
 
 @dataclass
@@ -110,15 +112,15 @@ class Spawned:
         self.signal(signal.SIGKILL)
         await self.process.wait()
 
-    async def stop(self) -> None:
-        """SIGTERM, then SIGKILL if it has not stopped within `STOP_SECONDS` (a test that
-        asks how a node stops says so itself; a test's teardown does not wait longer)."""
+    async def stop(self, within: float = STOP_SECONDS) -> None:
+        """SIGTERM, then SIGKILL if it has not stopped `within` seconds (a test that asks
+        how a node stops says so itself; a test's teardown does not wait longer)."""
         if self.process.returncode is not None:
             return
         self.signal(signal.SIGCONT)
         self.signal(signal.SIGTERM)
         try:
-            await asyncio.wait_for(self.process.wait(), STOP_SECONDS)
+            await asyncio.wait_for(self.process.wait(), within)
         except TimeoutError:
             await self.kill()
 
@@ -135,12 +137,13 @@ class Worker(Spawned):
     """One `parlour worker` process."""
 
     async def searches(self) -> int:
-        """Stop the worker; how many searches it says it took."""
-        await self.stop()
+        """Stop the worker; how many searches it says it took. It may finish the searches
+        it holds first (`JobWorker.close`: ten seconds at most, and two for the answers)."""
+        await self.stop(within=WORKER_STOP_SECONDS)
         assert self.process.stdout is not None
         said = (await self.process.stdout.read()).decode()
         found = re.search(r"stopped after (\d+) searches", said)
-        assert found is not None, said
+        assert found is not None, f"exit {self.process.returncode}, it said: {said!r}"
         return int(found.group(1))
 
 

@@ -6,12 +6,16 @@ import functools
 import signal
 
 import pytest
+from redis.asyncio import Redis
 
 from parlour.protocol import messages as m
+from parlour.server.cluster.jobs import GROUP, STREAMS
+from parlour.server.cluster.records import PREFIX
+from parlour.server.cluster.worker import stream_key
 
 from ..server.wsclient import Client
 from .conftest import StartNode, StartWorker
-from .processes import http_get, metric
+from .processes import RedisProcess, Worker, http_get, metric
 
 THINK_MS = 400
 LONG_THINK_MS = 1500
@@ -76,16 +80,36 @@ async def test_workers_elsewhere_play_the_bots_show_their_thinking_and_suggest(
     )
 
 
+async def holder_and_other(redis_url: str, workers: list[Worker]) -> tuple[Worker, Worker]:
+    """Of two workers, the one holding the cluster's one job out, and the other."""
+    redis = Redis.from_url(redis_url)
+    try:
+        held = [
+            entry["consumer"].decode()
+            for name in STREAMS
+            for entry in await redis.xpending_range(
+                stream_key(PREFIX, name), GROUP, min="-", max="+", count=10
+            )
+        ]
+    finally:
+        await redis.aclose()
+    assert len(held) == 1, held
+    pid = int(held[0].split(":")[1])
+    first, second = workers if workers[0].process.pid == pid else workers[::-1]
+    assert first.process.pid == pid, (pid, [one.process.pid for one in workers])
+    return first, second
+
+
 @pytest.mark.parametrize("lost", [signal.SIGKILL, signal.SIGSTOP])
 async def test_a_search_whose_worker_is_lost_is_taken_over_and_played_once(
-    start: StartNode, worker: StartWorker, lost: signal.Signals
+    redis_server: RedisProcess, start: StartNode, worker: StartWorker, lost: signal.Signals
 ) -> None:
-    node, first = await asyncio.gather(start("--bot-workers", "0"), worker())
+    node, *workers = await asyncio.gather(start("--bot-workers", "0"), worker(), worker())
     watcher = await Client.open(node.port, "Watcher")
     room = await host_tribolo(watcher, None, LONG_THINK_MS)
     await watcher.expect(lambda msg: isinstance(msg, m.Thinking) and msg.version == 0)
+    first, second = await holder_and_other(redis_server.url, workers)
     first.signal(lost)  # mid-search: its first thought is out, its budget is not
-    second = await worker()
     await watcher.update(1)
     await watcher.update(2)  # and the game goes on
     if lost is signal.SIGSTOP:

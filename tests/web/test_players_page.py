@@ -21,6 +21,7 @@ from parlour.protocol.players import new_key, player_id, read_key
 from parlour.rules import get_game
 from parlour.rules.gamefile import game_file, parse_game_file
 
+from .conftest import serving
 from .test_page import KEYS, Player, near, open_player
 
 __all__ = ["open_player"]
@@ -370,107 +371,115 @@ def small_rated_room(player: Player) -> str:
     return make_room(player, "tribolo", SMALL, seats, SMALL_BOARD)
 
 
-def test_a_rated_game_shows_ratings_their_changes_the_score_card_and_its_replay(
-    open_player: Any, output_dir: Path
-) -> None:
-    ann: Player = open_player("Ann")
-    page = ann.page
-    ref = small_rated_room(ann)
-    # Before the start: every seat's rating (new: provisional), and the room says it counts.
-    ann.wait("room.view.seats.every((seat) => seat.rating)")
-    seats = page.locator("#seats")
-    for colour in ("blue", "red", "green"):
-        rating = ann.view["seats"][["blue", "red", "green"].index(colour)]["rating"]
-        shown = f"{rating['value']}{'?' if rating['provisional'] else ''}"
-        assert shown in seats.locator(f"li[data-colour={colour}] .rating").inner_text()
-    assert page.locator("#rated").inner_text().startswith("Rated")
-    # The lobby lists the room with its players' ratings (Bob opens it now: it reads the
-    # list again only every few seconds).
-    bob: Player = open_player("Bob")
-    bob.page.wait_for_selector(f"tr[data-room='{ann.view['room']}']")
-    listed = bob.page.locator(f"tr[data-room='{ann.view['room']}']").inner_text()
-    blue = ann.view["seats"][0]["rating"]
-    assert f"Ann ({blue['value']}{'?' if blue['provisional'] else ''})" in listed
-    page.click("[data-action=start]")
-    ann.play_out()
-    # Ann is the only person to have played this board: her score is its best yet, and the
-    # page asks her initials beside the board, not over it.
-    page.wait_for_selector("#game-over #initials-form")
-    assert page.locator("dialog[open]").count() == 0
-    page.click("#initials-skip")
-    page.wait_for_selector("#initials-form", state="detached")
-    ann.wait("room.view.rating_changes")
-    changes = ann.view["rating_changes"]
-    assert set(changes) == {"blue", "red", "green"}
-    for colour, change in changes.items():
-        delta = change["after"] - change["before"]
-        sign = "+" if delta > 0 else "\u2212" if delta < 0 else "\u00b1"
-        words = f"{change['before']} \u2192 {change['after']} ({sign}{abs(delta)})"
-        line = seats.locator(f"li[data-colour={colour}]")
-        line.locator(".rating-change", has_text=words).wait_for()
-        assert line.is_visible() and line.bounding_box()["y"] < 900  # type: ignore[index]
-    # The result in the players' names, with their scores.
-    scores = ann.view["state"]["scores"]
-    turn = page.locator("#turn").inner_text()
-    assert ("won" in turn or "tied" in turn) and "Ann" in turn and "Blue" not in turn, turn
-    assert all(str(score) in turn for score in scores.values()), turn
-    # Skipped, the question does not come back (not after a new view of the room either).
-    ann.hook("room.refetch()")
-    page.wait_for_timeout(300)
-    assert page.locator("#initials-form").count() == 0
-    winners = ann.view["state"]["winners"]
-    page.screenshot(path=str(output_dir / "players-rated-game-over.png"), full_page=True)
-    # The score card gives each player's rating, Ann's line marked as hers.
-    page.click("[data-action=score-card]")
-    page.wait_for_selector("#card-players")
-    card = request(ann, {"type": "score_card", "game": "tribolo", "preset": "standard"})
-    for line in card["players"]:
-        rating = line["rating"]
-        text = f"{rating['value']}{'?' if rating['provisional'] else ''}"
-        who = f"{line['name']} (you)" if line["name"] == "Ann" else line["name"]
-        row = page.locator("#card-players tbody tr", has_text=who)
-        assert row.locator("td").last.inner_text() == text
-    ann_line = next(line for line in card["players"] if line["name"] == "Ann")
-    assert ann_line["rating"]["value"] == changes["blue"]["after"]
-    page.click("dialog button[value=close]")
+class TestTheFirstGameOnItsServer:
+    """A game whose score must be its board's first: on a server of its own, since this
+    module's other tests play the same board, in any order."""
 
-    # The replay of the room's game, from the game's end.
-    text = request(ann, {"type": "export_game", "room": ref})["text"]
-    positions = positions_of(text)
-    assert len(positions) > 10
-    page.click("#replay-game")
-    page.wait_for_url(re.compile(r"#replay$"))
-    ann.wait("room.replayView && document.querySelector('#replay').dataset.ply")
-    assert page.locator("section.room").is_hidden()
-    assert int(page.get_attribute("#replay", "data-ply") or -1) == len(positions) - 1
-    check_every_ply(ann, positions)
-    page.keyboard.press("Home")
-    ann.wait("document.querySelector('#replay').dataset.ply === '0'")
-    page.keyboard.press("End")
-    ann.wait(f"document.querySelector('#replay').dataset.ply === '{len(positions) - 1}'")
-    page.keyboard.press("ArrowLeft")
-    ann.wait(f"document.querySelector('#replay').dataset.ply === '{len(positions) - 2}'")
-    page.click("[data-step=start]")
-    ann.wait("document.querySelector('#replay').dataset.ply === '0'")
-    page.click("[data-step=forward]")
-    ann.wait("document.querySelector('#replay').dataset.ply === '1'")
-    # A click on either chart goes to the ply under the mouse.
-    for chart, ply in [(0, len(positions) // 2), (1, 3), (0, len(positions) - 1)]:
-        click_chart_at(ann, chart, ply)
-    page.click("#replay-moves button[data-ply='2']")
-    ann.wait("document.querySelector('#replay').dataset.ply === '2'")
-    evaluation = replay_hook(ann, "replay.replay.frames.map((frame) => frame.evaluation)")
-    assert all(sum(shares) == 1000 and min(shares) >= 0 for shares in evaluation)
-    final = evaluation[-1]
-    assert all(
-        (share > 0) == (colour in winners)
-        for share, colour in zip(final, ["blue", "red", "green"], strict=True)
-    )
-    click_chart_at(ann, 0, len(positions) // 2)
-    page.screenshot(path=str(output_dir / "players-replay-tribolo.png"), full_page=True)
-    page.click("#replay-back")
-    page.wait_for_url(re.compile(r"/r/[^#]+$"))
-    ann.wait("!room.replayView && !document.querySelector('section.room').hidden")
+    @pytest.fixture
+    def site(self, tmp_path: Path) -> Iterator[str]:
+        yield from serving("--data-dir", str(tmp_path / "data"))
+
+    def test_a_rated_game_shows_ratings_their_changes_the_score_card_and_its_replay(
+        self, open_player: Any, output_dir: Path
+    ) -> None:
+        ann: Player = open_player("Ann")
+        page = ann.page
+        ref = small_rated_room(ann)
+        # Before the start: every seat's rating (new: provisional), and the room says it counts.
+        ann.wait("room.view.seats.every((seat) => seat.rating)")
+        seats = page.locator("#seats")
+        for colour in ("blue", "red", "green"):
+            rating = ann.view["seats"][["blue", "red", "green"].index(colour)]["rating"]
+            shown = f"{rating['value']}{'?' if rating['provisional'] else ''}"
+            assert shown in seats.locator(f"li[data-colour={colour}] .rating").inner_text()
+        assert page.locator("#rated").inner_text().startswith("Rated")
+        # The lobby lists the room with its players' ratings (Bob opens it now: it reads the
+        # list again only every few seconds).
+        bob: Player = open_player("Bob")
+        bob.page.wait_for_selector(f"tr[data-room='{ann.view['room']}']")
+        listed = bob.page.locator(f"tr[data-room='{ann.view['room']}']").inner_text()
+        blue = ann.view["seats"][0]["rating"]
+        assert f"Ann ({blue['value']}{'?' if blue['provisional'] else ''})" in listed
+        page.click("[data-action=start]")
+        ann.play_out()
+        # Ann is the only person to have played this board: her score is its best yet, and the
+        # page asks her initials beside the board, not over it.
+        page.wait_for_selector("#game-over #initials-form")
+        assert page.locator("dialog[open]").count() == 0
+        page.click("#initials-skip")
+        page.wait_for_selector("#initials-form", state="detached")
+        ann.wait("room.view.rating_changes")
+        changes = ann.view["rating_changes"]
+        assert set(changes) == {"blue", "red", "green"}
+        for colour, change in changes.items():
+            delta = change["after"] - change["before"]
+            sign = "+" if delta > 0 else "\u2212" if delta < 0 else "\u00b1"
+            words = f"{change['before']} \u2192 {change['after']} ({sign}{abs(delta)})"
+            line = seats.locator(f"li[data-colour={colour}]")
+            line.locator(".rating-change", has_text=words).wait_for()
+            assert line.is_visible() and line.bounding_box()["y"] < 900  # type: ignore[index]
+        # The result in the players' names, with their scores.
+        scores = ann.view["state"]["scores"]
+        turn = page.locator("#turn").inner_text()
+        assert ("won" in turn or "tied" in turn) and "Ann" in turn and "Blue" not in turn, turn
+        assert all(str(score) in turn for score in scores.values()), turn
+        # Skipped, the question does not come back (not after a new view of the room either).
+        ann.hook("room.refetch()")
+        page.wait_for_timeout(300)
+        assert page.locator("#initials-form").count() == 0
+        winners = ann.view["state"]["winners"]
+        page.screenshot(path=str(output_dir / "players-rated-game-over.png"), full_page=True)
+        # The score card gives each player's rating, Ann's line marked as hers.
+        page.click("[data-action=score-card]")
+        page.wait_for_selector("#card-players")
+        card = request(ann, {"type": "score_card", "game": "tribolo", "preset": "standard"})
+        for line in card["players"]:
+            rating = line["rating"]
+            text = f"{rating['value']}{'?' if rating['provisional'] else ''}"
+            who = f"{line['name']} (you)" if line["name"] == "Ann" else line["name"]
+            row = page.locator("#card-players tbody tr", has_text=who)
+            assert row.locator("td").last.inner_text() == text
+        ann_line = next(line for line in card["players"] if line["name"] == "Ann")
+        assert ann_line["rating"]["value"] == changes["blue"]["after"]
+        page.click("dialog button[value=close]")
+
+        # The replay of the room's game, from the game's end.
+        text = request(ann, {"type": "export_game", "room": ref})["text"]
+        positions = positions_of(text)
+        assert len(positions) > 10
+        page.click("#replay-game")
+        page.wait_for_url(re.compile(r"#replay$"))
+        ann.wait("room.replayView && document.querySelector('#replay').dataset.ply")
+        assert page.locator("section.room").is_hidden()
+        assert int(page.get_attribute("#replay", "data-ply") or -1) == len(positions) - 1
+        check_every_ply(ann, positions)
+        page.keyboard.press("Home")
+        ann.wait("document.querySelector('#replay').dataset.ply === '0'")
+        page.keyboard.press("End")
+        ann.wait(f"document.querySelector('#replay').dataset.ply === '{len(positions) - 1}'")
+        page.keyboard.press("ArrowLeft")
+        ann.wait(f"document.querySelector('#replay').dataset.ply === '{len(positions) - 2}'")
+        page.click("[data-step=start]")
+        ann.wait("document.querySelector('#replay').dataset.ply === '0'")
+        page.click("[data-step=forward]")
+        ann.wait("document.querySelector('#replay').dataset.ply === '1'")
+        # A click on either chart goes to the ply under the mouse.
+        for chart, ply in [(0, len(positions) // 2), (1, 3), (0, len(positions) - 1)]:
+            click_chart_at(ann, chart, ply)
+        page.click("#replay-moves button[data-ply='2']")
+        ann.wait("document.querySelector('#replay').dataset.ply === '2'")
+        evaluation = replay_hook(ann, "replay.replay.frames.map((frame) => frame.evaluation)")
+        assert all(sum(shares) == 1000 and min(shares) >= 0 for shares in evaluation)
+        final = evaluation[-1]
+        assert all(
+            (share > 0) == (colour in winners)
+            for share, colour in zip(final, ["blue", "red", "green"], strict=True)
+        )
+        click_chart_at(ann, 0, len(positions) // 2)
+        page.screenshot(path=str(output_dir / "players-replay-tribolo.png"), full_page=True)
+        page.click("#replay-back")
+        page.wait_for_url(re.compile(r"/r/[^#]+$"))
+        ann.wait("!room.replayView && !document.querySelector('section.room').hidden")
 
 
 def test_my_games_and_the_leaderboard_show_a_finished_rated_game(
@@ -481,8 +490,6 @@ def test_my_games_and_the_leaderboard_show_a_finished_rated_game(
     ref = small_rated_room(ann)
     page.click("[data-action=start]")
     ann.play_out()
-    page.wait_for_selector("#game-over #initials-form")
-    page.click("#initials-skip")
     ann.wait("room.view.rating_changes")
     positions = positions_of(request(ann, {"type": "export_game", "room": ref})["text"])
 

@@ -51,9 +51,11 @@ async def connection(url: str) -> AsyncIterator[Connection]:
 
 
 async def until(pilot: Pilot[None], done: Callable[[], bool], what: str) -> None:
-    """Let the app run until `done`, or fail saying `what` never happened."""
+    """Let the app run until `done` and the screen it shows is mounted (its widgets there to
+    query: a pushed screen is shown before it is composed), or fail saying `what` never
+    happened."""
     for _ in range(int(WAIT / 0.05)):
-        if done():
+        if done() and pilot.app.screen.is_mounted:
             return
         await pilot.pause(0.05)
     raise AssertionError(f"timed out waiting until {what}")
