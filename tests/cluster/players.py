@@ -128,7 +128,7 @@ async def until_turn(people: list[Person], colour: str) -> dict[str, Any]:
 
 
 def check_acknowledged(people: list[Person], final: dict[str, Any]) -> None:
-    """Every acknowledged move is in the finished game, once, where it was played."""
+    """Every acknowledged move is in the game `final` shows, once, where it was played."""
     assert final["version"] == len(final["moves"])
     for person in people:
         for version, move in person.acked.items():

@@ -92,6 +92,26 @@ def test_the_judge_names_moves_shown_or_acknowledged_and_not_kept() -> None:
     assert report.total("acked") == 4, "a move acknowledged again is one move"
 
 
+def test_the_judge_leaves_out_moves_shown_past_a_final_view_read_before_them() -> None:
+    recorder = Recorder()
+    recorder.heard += [
+        Heard(1.0, "ann", "update", "r1", 2, "b"),
+        Heard(3.0, "auditor", "update", "r1", 3, "c"),  # a computer's, after the read
+        Heard(3.1, "bob", "room", "r1", 3, moves=("a", "b", "c")),
+        Heard(3.2, "bob", "room", "r1", 3, moves=("a", "x", "c")),
+        Heard(1.5, "cy", "update", "r1", 3, "c"),  # before the read, and not in it
+    ]
+    finals = {"r1": FinalView("r1", ("a", "b"), read_at=2.0)}
+    report = judge(SETTINGS, recorder, [], finals, [])
+
+    assert report.problems("replaced") == [
+        "[calm] room r1 version 2: shown 'x' (room) to 1 connection(s) bob; kept 'b'"
+        " (at 2.20 s, between faults)",
+        "[calm] room r1 version 3: shown 'c' (update) to 1 connection(s) cy; kept nothing"
+        " (at 0.50 s, between faults)",
+    ]
+
+
 def test_the_judge_times_failover_and_checks_seats() -> None:
     fault = Round(1, Fault.NODE_KILL, "node 1", fault_at=10.0, from_at=10.0, end_at=20.0)
     fault.affected, fault.excluded = {"r1": 3, "r2": 5, "r3": 1}, {"r3"}

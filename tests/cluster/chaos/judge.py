@@ -4,7 +4,8 @@ against each room's view read at the end through a live node.
 (a) nothing shown was later replaced: every `update` shown matches the final moves at its
     version; every room view's moves are a prefix of the final moves (rooms are never
     undone here, and a finished game is followed by a fresh room, so a room's history only
-    grows);
+    grows); the computers may play on after a final view is read, and what is shown
+    after it, past its moves, is left out;
 (b) every move acknowledged with `ok` is in the final moves at the version it made, once
     (none lost; no version acknowledged for two moves, no move kept twice);
 (c) failover: each room playing at the fault moves again (a move acknowledged or shown)
@@ -42,6 +43,9 @@ class FinalView:
     moves: tuple[str, ...] | None
     seats: tuple[dict[str, Any], ...] = ()
     error: str = ""
+    read_at: float = math.inf
+    """When the view came: the room's computers may move on after it, and what is shown
+    later past its moves is not for it to judge."""
 
 
 @dataclass(frozen=True)
@@ -128,14 +132,18 @@ class Judge:
         """(a) every update and room view shown agrees with the final moves."""
         first: dict[tuple[str, int, str], list[Heard]] = defaultdict(list)
         for heard in self.recorder.heard:
-            kept = self.kept(heard.room) if heard.room is not None else None
-            if kept is None or heard.version is None:
+            final = self.finals.get(heard.room) if heard.room is not None else None
+            if final is None or final.moves is None or heard.version is None:
                 continue
+            kept, later = final.moves, heard.at > final.read_at
             if heard.move is not None and heard.kind == m.Update.TYPE:
+                if later and heard.version > len(kept):
+                    continue
                 if kept_at(kept, heard.version) != heard.move:
                     first[(heard.room or "", heard.version, heard.move)].append(heard)
             elif heard.moves is not None:
-                differ = first_difference(heard.moves, kept)
+                shown = heard.moves[: len(kept)] if later else heard.moves
+                differ = first_difference(shown, kept)
                 if differ is not None:
                     first[(heard.room or "", differ + 1, heard.moves[differ])].append(heard)
         for (room, version, move), seen in first.items():

@@ -261,7 +261,7 @@ class FinalReader:
             if isinstance(answer, m.Watching):
                 view = answer.room
                 moves = tuple(str(move) for move in view["moves"])
-                return FinalView(room, moves, tuple(view["seats"]))
+                return FinalView(room, moves, tuple(view["seats"]), read_at=time.monotonic())
             if time.monotonic() > self.deadline:
                 return FinalView(room, None, error=why)
             await asyncio.sleep(RETRY_PAUSE)
