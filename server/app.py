@@ -51,6 +51,7 @@ from .routes import http_router
 from .services import Limits
 from .smtp import MailSettingsError, read_mail_from, read_smtp_url
 from .static import WebSite
+from .stopping import cancel_all
 from .store import FILE_NAME as STORE_FILE
 from .store import MEMORY, Store
 from .tls import TlsError, reload_certificate, server_context
@@ -62,10 +63,6 @@ MAX_WRITE_BUFFER: Final = 1 << 22
 """Bytes queued for a client that does not read before it is closed as too slow."""
 CHECKPOINT_SECONDS: Final = 5.0
 """How often the database's write-ahead log is folded in, away from the event loop."""
-TASKS_STOP_SECONDS: Final = 5.0
-"""How long a server that is stopping waits for its background tasks to end."""
-TASKS_CANCEL_AGAIN: Final = 0.2
-"""Seconds between cancelling a background task that goes on and cancelling it again."""
 CLOSE_TIMEOUT: Final = 2.0
 MAIL_INTERVAL: Final = 60.0
 """Seconds between looks for the digests and reminders due."""
@@ -373,18 +370,11 @@ class ParlourServer:
         await self.keeper.close()
 
     async def _stop_tasks(self) -> None:
-        """Cancel every background task, and again while one goes on: a library may
-        swallow a cancellation that comes mid-command (redis-py does), which left a node
-        told to stop waiting for ever. After `TASKS_STOP_SECONDS` the rest are left."""
-        deadline = time.monotonic() + TASKS_STOP_SECONDS
-        while self._tasks and time.monotonic() < deadline:
-            for task in list(self._tasks):
-                task.cancel()
-            await asyncio.wait(set(self._tasks), timeout=TASKS_CANCEL_AGAIN)
-        if self._tasks:
-            log.warning(
-                "%d background tasks would not stop; stopping without them", len(self._tasks)
-            )
+        """Cancel every background task, and again while one goes on (`cancel_all`): one
+        that swallowed a cancellation left a node told to stop waiting for ever."""
+        left = await cancel_all(self._tasks)
+        if left:
+            log.warning("%d background tasks would not stop; stopping without them", left)
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run `work` in the background, kept until it ends and cancelled on close."""

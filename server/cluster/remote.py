@@ -20,6 +20,7 @@ from redis.asyncio.client import PubSub
 from redis.exceptions import RedisError
 
 from ..metrics import Metrics
+from ..stopping import cancel_all
 from ..turns import SHORTENED, Job
 from ..workers import Answer, OnThought, SearchError, Thinkers
 from .jobs import MAX_JOBS, Done, JobError, pack_job, stream_of, unpack_reply
@@ -81,8 +82,7 @@ class RemoteThinkers(Thinkers):
             await self.own.close(patience=0.0)
             await self.own.pool.close()
         if self._listener is not None:
-            self._listener.cancel()
-            await asyncio.gather(self._listener, return_exceptions=True)
+            await cancel_all([self._listener])
         if self._pubsub is not None:
             with contextlib.suppress(RedisError, OSError):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]

@@ -25,6 +25,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 from redis.exceptions import RedisError, ResponseError
 
+from ..stopping import cancel_all
 from ..workers import BotWorkers, SearchError
 from .jobs import GROUP, STREAMS, Done, Heard, JobError, Posted, pack_done, pack_heard, unpack_job
 from .records import PREFIX
@@ -111,18 +112,14 @@ class JobWorker:
     async def close(self, patience: float = 10.0) -> None:
         """Take no more jobs, answer those held (for `patience` seconds at most), then stop."""
         takers, self._tasks = self._tasks[:2], self._tasks[2:]
-        for task in takers:
-            task.cancel()
-        await asyncio.gather(*takers, return_exceptions=True)
+        await cancel_all(takers)
         if self._running:
             await asyncio.wait(self._running, timeout=patience)
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(2.0):
                 await self._replies.join()
                 await self._ends.join()
-        for task in (*self._tasks, *self._running):
-            task.cancel()
-        await asyncio.gather(*self._tasks, *self._running, return_exceptions=True)
+        await cancel_all([*self._tasks, *self._running])
 
     # Taking jobs.
 

@@ -18,7 +18,7 @@ from .conftest import StartNode, StartWorker
 from .processes import RedisProcess, Worker, http_get, metric
 
 THINK_MS = 400
-LONG_THINK_MS = 1500
+LONG_THINK_MS = 800
 """Long enough that a worker is lost mid-search, its first thought out and its time not."""
 MOVES = 6
 """Turns watched: two rounds, each seat's turn twice."""
