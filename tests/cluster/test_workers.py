@@ -82,10 +82,10 @@ async def test_workers_elsewhere_play_the_bots_show_their_thinking_and_suggest(
 
 async def holder_and_other(redis_url: str, workers: list[Worker]) -> tuple[Worker, Worker]:
     """Of two workers, the one holding the cluster's one job out, and the other."""
-    redis = Redis.from_url(redis_url)
+    redis = Redis.from_url(redis_url, decode_responses=True)
     try:
         held = [
-            entry["consumer"].decode()
+            str(entry["consumer"])
             for name in STREAMS
             for entry in await redis.xpending_range(
                 stream_key(PREFIX, name), GROUP, min="-", max="+", count=10
