@@ -423,7 +423,7 @@ class RoomScreen(Screen[None]):
             self.say(dropped_words(event), error=event.final)
             return
         if isinstance(event, Reconnected):
-            self.run_worker(self._rejoin, group="rejoin", exclusive=True)
+            self.run_worker(self._rejoin(), group="rejoin", exclusive=True)
             return
         if isinstance(event, m.Removed):
             if event.room == self.room.room_id:
@@ -459,7 +459,7 @@ class RoomScreen(Screen[None]):
             self.log_line(self.flash)
         self._follow(event)
         if self.room.stale:
-            self.run_worker(self._refresh, group="refresh", exclusive=True)
+            self.run_worker(self._refresh(), group="refresh", exclusive=True)
         self.redraw(board=moved or isinstance(event, m.RoomView))
         if self.room.my_turn and not was_my_turn:
             self.app.bell()
@@ -1435,7 +1435,7 @@ class ParlourApp(App[None]):
             self.push_screen(self.enter(self.start_room))
         else:
             self.push_screen(LobbyScreen(self.connection, self.enter))
-        self.run_worker(self._listen, group="connection", exclusive=True)
+        self.run_worker(self._listen(), group="connection", exclusive=True)
 
     def sent_out(self) -> None:
         """The host sent this screen's person out of the room they watched: to the lobby,

@@ -2,7 +2,6 @@
 this player's own line; Left and Right go to the other games, S to the ratings of another
 kind of time control (untimed, live, days a move), as each kind has ratings of its own."""
 
-import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -138,8 +137,7 @@ class LeaderboardScreen(Screen[None]):
         self.reply = None
         self.query_one(DataTable).clear()
         self.query_one("#board-title", Label).update(self.title_words())
-        load = functools.partial(self._load, self.game, self.speed)
-        self.run_worker(load, group="leaderboard", exclusive=True)
+        self.run_worker(self._load(self.game, self.speed), group="leaderboard", exclusive=True)
 
     def title_words(self) -> str:
         """Which game, which ratings, and the keys to the others."""

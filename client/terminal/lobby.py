@@ -74,7 +74,7 @@ class LobbyScreen(Screen[None]):
         table.focus()
 
     def action_refresh(self) -> None:
-        self.run_worker(self._load, group="lobby", exclusive=True)
+        self.run_worker(self._load(), group="lobby", exclusive=True)
 
     async def _load(self) -> None:
         answer: m.ServerMessage | RefusedError | ConnectionLostError

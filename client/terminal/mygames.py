@@ -177,7 +177,7 @@ class MyGamesScreen(Screen[GoBack | ReplayRecord | None]):
         self.action_refresh()
 
     def action_refresh(self) -> None:
-        self.run_worker(self._load, group="my-games", exclusive=True)
+        self.run_worker(self._load(), group="my-games", exclusive=True)
 
     async def _load(self) -> None:
         status = self.query_one("#games-status", Static)
