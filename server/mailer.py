@@ -26,6 +26,9 @@ log = logging.getLogger("parlour.server")
 
 RETRY_SECONDS: Final = (10.0, 30.0, 120.0, 600.0, 1800.0)
 """How long a mail waits before each new try; after the last, it is dropped."""
+IN_FLIGHT_SECONDS: Final = 15.0
+"""How long a stopping server waits for a mail it is sending to go (or fail): past that it
+is kept for the next server, which may send it again."""
 
 Send = Callable[[SmtpServer, EmailMessage], None]
 
@@ -65,6 +68,9 @@ class Mailer:
         self._wake = asyncio.Event()
         self._settled = asyncio.Event()
         self._settled.set()
+        self._in_flight: tuple[Waiting, asyncio.Future[None]] | None = None
+        """The mail being sent in a thread now, and that send: it goes on in its thread
+        when the server stops, and `keep_unsent` waits for its outcome."""
 
     def post(self, mail: Mail) -> None:
         """A mail to send as soon as may be."""
@@ -80,6 +86,7 @@ class Mailer:
     async def keep_unsent(self, archive: MailArchive | RemoteMailArchive | None) -> None:
         """The server stops: the mails not sent by now are kept in `archive`, for a server
         to send later (`send_kept`)."""
+        await self._settle_in_flight()
         mails = [waiting.mail for waiting in self._queue]
         if not mails or archive is None:
             return
@@ -93,6 +100,22 @@ class Mailer:
         self._queue = []
         self.waiting_gauge.set(0)
         log.info("kept %d mail(s) not sent yet, for a server to send", len(mails))
+
+    async def _settle_in_flight(self) -> None:
+        """Wait for a send cut short by the server's stop: a mail that went is not kept to
+        be sent again by the next server."""
+        if self._in_flight is None:
+            return
+        waiting, sending = self._in_flight
+        self._in_flight = None
+        await asyncio.wait([sending], timeout=IN_FLIGHT_SECONDS)
+        went = sending.done() and not sending.cancelled() and sending.exception() is None
+        if went and waiting in self._queue:
+            self._queue.remove(waiting)
+            self.counted.labels(waiting.mail.kind, "sent").inc()
+            log.info(
+                "sent a %s mail to %s as the server stopped", waiting.mail.kind, waiting.mail.to
+            )
 
     async def send_kept(self, archive: MailArchive | RemoteMailArchive | None) -> None:
         """Send the mails a stopped server kept unsent in `archive`."""
@@ -117,7 +140,12 @@ class Mailer:
             for waiting in self._due():
                 try:
                     message = message_of(waiting.mail, self.sender)
-                    await asyncio.to_thread(self._send, self.server, message)
+                    sending = asyncio.ensure_future(
+                        asyncio.to_thread(self._send, self.server, message)
+                    )
+                    self._in_flight = (waiting, sending)
+                    await asyncio.shield(sending)  # a stop does not cut the send short
+                    self._in_flight = None
                 except MailRefusedError as refused:
                     self._drop(waiting, str(refused))
                 except (OSError, smtplib.SMTPException) as error:

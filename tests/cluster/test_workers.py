@@ -81,16 +81,22 @@ async def test_workers_elsewhere_play_the_bots_show_their_thinking_and_suggest(
 
 
 async def holder_and_other(redis_url: str, workers: list[Worker]) -> tuple[Worker, Worker]:
-    """Of two workers, the one holding the cluster's one job out, and the other."""
+    """Of two workers, the one holding the cluster's one job out, and the other (asked again
+    in the moment between one job's answer and the next's taking)."""
     redis = Redis.from_url(redis_url, decode_responses=True)
     try:
-        held = [
-            str(entry["consumer"])
-            for name in STREAMS
-            for entry in await redis.xpending_range(
-                stream_key(PREFIX, name), GROUP, min="-", max="+", count=10
-            )
-        ]
+        async with asyncio.timeout(10):
+            while True:
+                held = [
+                    str(entry["consumer"])
+                    for name in STREAMS
+                    for entry in await redis.xpending_range(
+                        stream_key(PREFIX, name), GROUP, min="-", max="+", count=10
+                    )
+                ]
+                if held:
+                    break
+                await asyncio.sleep(0.02)
     finally:
         await redis.aclose()
     assert len(held) == 1, held

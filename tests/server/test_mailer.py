@@ -3,7 +3,10 @@ server cannot take now is tried again later, less and less often, then dropped; 
 refuses for good is dropped at once; a URL that insists on STARTTLS is not sent in the
 clear; a user and password log in. Time is the test's clock."""
 
+import asyncio
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +16,8 @@ from parlour.server.letters import Mail
 from parlour.server.mailer import RETRY_SECONDS, Mailer
 from parlour.server.metrics import Metrics
 from parlour.server.smtp import read_smtp_url
+from parlour.server.stopping import cancel_all
+from parlour.server.store import Store
 from tests.mailbox import Mailbox, text_of
 
 MAIL = Mail("bob@example.org", "Parlour at example.org: your code 042917", "042917\n", "code")
@@ -133,5 +138,40 @@ async def test_a_user_and_password_in_the_url_log_in() -> None:
             "games@example.org",
             "042917\n",
         )
+    finally:
+        box.stop()
+
+
+class Slow(Mailbox):
+    """An SMTP server that takes a while to say it took a mail: a send is under way."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.taking = threading.Event()
+
+    async def handle_DATA(  # noqa: N802 (aiosmtpd's name)
+        self, server: SMTP, session: Session, envelope: Envelope
+    ) -> str:
+        self.taking.set()
+        await asyncio.sleep(0.3)
+        return await super().handle_DATA(server, session, envelope)
+
+
+async def test_a_mail_going_as_the_server_stops_is_not_kept_to_be_sent_again(
+    tmp_path: Path,
+) -> None:
+    box = Slow()
+    box.start()
+    try:
+        mailer, metrics, _ = mailer_for(box.url)
+        store = Store(tmp_path / "parlour.sqlite3")
+        mailer.post(MAIL)
+        running = asyncio.create_task(mailer.run_forever())
+        await asyncio.to_thread(box.taking.wait, 10)
+        assert await cancel_all([running]) == 0  # the server stops mid-send
+        await mailer.keep_unsent(store.mail)
+        assert len(box.mails()) == 1
+        assert store.mail.take_unsent() == [], "the mail went: nothing is kept to send again"
+        assert counted(metrics, "sent") == 1
     finally:
         box.stop()
