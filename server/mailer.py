@@ -69,8 +69,9 @@ class Mailer:
         self._settled = asyncio.Event()
         self._settled.set()
         self._in_flight: tuple[Waiting, asyncio.Future[None]] | None = None
-        """The mail being sent in a thread now, and that send: it goes on in its thread
-        when the server stops, and `keep_unsent` waits for its outcome."""
+        """The last mail handed to a thread to send, and that send: a stop may cut short
+        the wait for it while it goes on, and `keep_unsent` settles it (one whose outcome
+        was taken in has left the queue, or waits there for its next try)."""
 
     def post(self, mail: Mail) -> None:
         """A mail to send as soon as may be."""
@@ -102,8 +103,8 @@ class Mailer:
         log.info("kept %d mail(s) not sent yet, for a server to send", len(mails))
 
     async def _settle_in_flight(self) -> None:
-        """Wait for a send cut short by the server's stop: a mail that went is not kept to
-        be sent again by the next server."""
+        """Wait for the last send, which the server's stop may have cut short: a mail that
+        went is not kept to be sent again by the next server."""
         if self._in_flight is None:
             return
         waiting, sending = self._in_flight
@@ -145,7 +146,6 @@ class Mailer:
                     )
                     self._in_flight = (waiting, sending)
                     await asyncio.shield(sending)  # a stop does not cut the send short
-                    self._in_flight = None
                 except MailRefusedError as refused:
                     self._drop(waiting, str(refused))
                 except (OSError, smtplib.SMTPException) as error:
